@@ -1,0 +1,20 @@
+#pragma once
+// Human-readable text and Graphviz DOT renderings of a Graph.
+
+#include <iosfwd>
+#include <string>
+
+namespace tcx {
+
+class Graph;
+
+// One line per input, node and output, MLIR-like:
+//   %k = Reshape(%kv : bf16[16,1024], %shape : i64[4]) {allowzero=0} : bf16[16,8,1,128]
+void printGraph(const Graph& graph, std::ostream& os);
+std::string graphToString(const Graph& graph);
+
+// A DOT digraph: ops as boxes (data-movement ops highlighted), tensors on
+// the edges, graph inputs and outputs as ellipses.
+void writeDot(const Graph& graph, std::ostream& os);
+
+} // namespace tcx

@@ -1,0 +1,107 @@
+#pragma once
+// The op registry's entry: everything tcx knows about one ONNX op. This is
+// the single source of truth for op semantics: the importer checks operands
+// and attributes against it, shape inference and constant folding call its
+// infer function, the reference executor calls its CPU kernel, and the
+// virtual-tensor rules and code generation key on its class.
+
+#include "ir/Attribute.h"
+#include "ir/Tensor.h"
+
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace tcx {
+
+class Node;
+
+// What an op does to data; drives fusion, VTC and the latency breakdown.
+enum class OpClass {
+  DataMovement,  // moves elements without arithmetic (VTC Definition 2)
+  Elementwise,   // unary, binary, comparison and select ops, casts
+  Reduction,     // reduces axes: ReduceSum, Softmax, ArgMax, ...
+  Normalization, // LayerNormalization, BatchNormalization
+  Contraction,   // MatMul, Gemm, Conv
+  Pooling,       // MaxPool, AveragePool, GlobalAveragePool
+  Metadata,      // Shape, Size, Constant, ConstantOfShape, Range: folded away at import
+};
+const char* opClassName(OpClass c);
+
+struct AttrSpec {
+  std::string name;
+  AttrKind kind;
+  bool required = false;
+};
+
+class InferContext;
+class KernelContext;
+
+struct OpDef {
+  std::string name;
+  OpClass opClass;
+  int minInputs = 1;
+  int maxInputs = 1;  // kVariadic: any number >= minInputs
+  int minOutputs = 1;
+  int maxOutputs = 1; // kVariadic: as many as the node declares
+  std::vector<AttrSpec> attributes;
+  // Sets every output's type from the input types, attributes and, where
+  // known, input values; raises ShapeInference or DataDependentShape.
+  std::function<void(InferContext&)> infer;
+  // The CPU reference kernel: outputs are allocated by the caller with the
+  // types infer() gave for these exact input values.
+  std::function<void(KernelContext&)> kernel;
+
+  static constexpr int kVariadic = -1;
+  bool isDataMovement() const { return opClass == OpClass::DataMovement; }
+  const AttrSpec* findAttr(const std::string& attr) const;
+};
+
+// Shape inference's view of one node: input types, the input values that are
+// known (constants at import; every input at run time), attributes.
+class InferContext {
+public:
+  InferContext(const Node& node, std::span<const TensorType* const> inputTypes,
+               std::span<const Tensor* const> inputValues, std::vector<TensorType>& outputTypes)
+      : node_(node), inputTypes_(inputTypes), inputValues_(inputValues), outputTypes_(outputTypes) {}
+
+  const Node& node() const { return node_; }
+  const AttrMap& attrs() const;
+  size_t numInputs() const { return inputTypes_.size(); }
+  size_t numOutputs() const { return outputTypes_.size(); }
+  bool hasInput(size_t i) const { return i < inputTypes_.size() && inputTypes_[i] != nullptr; }
+  const TensorType& inputType(size_t i) const;
+  // The value of input i if known, else nullptr.
+  const Tensor* inputValue(size_t i) const { return i < inputValues_.size() ? inputValues_[i] : nullptr; }
+  // The value of input i; raises DataDependentShape naming `what` if unknown.
+  const Tensor& requireInputValue(size_t i, const char* what) const;
+  void setOutputType(size_t i, TensorType type);
+
+private:
+  const Node& node_;
+  std::span<const TensorType* const> inputTypes_;
+  std::span<const Tensor* const> inputValues_;
+  std::vector<TensorType>& outputTypes_;
+};
+
+class KernelContext {
+public:
+  KernelContext(const Node& node, std::span<const Tensor* const> inputs, std::span<Tensor> outputs)
+      : node_(node), inputs_(inputs), outputs_(outputs) {}
+
+  const Node& node() const { return node_; }
+  const AttrMap& attrs() const;
+  size_t numInputs() const { return inputs_.size(); }
+  size_t numOutputs() const { return outputs_.size(); }
+  bool hasInput(size_t i) const { return i < inputs_.size() && inputs_[i] != nullptr; }
+  const Tensor& input(size_t i) const;
+  Tensor& output(size_t i) { return outputs_[i]; }
+
+private:
+  const Node& node_;
+  std::span<const Tensor* const> inputs_;
+  std::span<Tensor> outputs_;
+};
+
+} // namespace tcx

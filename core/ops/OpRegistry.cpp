@@ -1,0 +1,84 @@
+#include "ops/OpRegistry.h"
+
+#include "ir/Graph.h"
+#include "ops/Registration.h"
+
+namespace tcx {
+
+const char* opClassName(OpClass c) {
+  switch (c) {
+  case OpClass::DataMovement: return "data movement";
+  case OpClass::Elementwise: return "elementwise";
+  case OpClass::Reduction: return "reduction";
+  case OpClass::Normalization: return "normalization";
+  case OpClass::Contraction: return "contraction";
+  case OpClass::Pooling: return "pooling";
+  case OpClass::Metadata: return "metadata";
+  }
+  return "?";
+}
+
+const AttrSpec* OpDef::findAttr(const std::string& attr) const {
+  for (const AttrSpec& spec : attributes)
+    if (spec.name == attr) return &spec;
+  return nullptr;
+}
+
+const OpRegistry& OpRegistry::instance() {
+  static const OpRegistry registry = [] {
+    OpRegistry r;
+    registerMovementOps(r);
+    registerElementwiseOps(r);
+    registerReductionOps(r);
+    registerNnOps(r);
+    registerMetadataOps(r);
+    return r;
+  }();
+  return registry;
+}
+
+const OpDef* OpRegistry::find(const std::string& name) const {
+  auto it = ops_.find(name);
+  return it == ops_.end() ? nullptr : it->second.get();
+}
+
+std::vector<const OpDef*> OpRegistry::all() const {
+  std::vector<const OpDef*> out;
+  for (const auto& [name, def] : ops_) out.push_back(def.get());
+  return out;
+}
+
+void OpRegistry::add(OpDef def) {
+  TCX_CHECK(!ops_.count(def.name), ErrorKind::Internal, "op {} registered twice", def.name);
+  TCX_CHECK(def.infer && def.kernel, ErrorKind::Internal, "op {} lacks infer or kernel", def.name);
+  std::string name = def.name;
+  ops_.emplace(name, std::make_unique<OpDef>(std::move(def)));
+}
+
+const AttrMap& InferContext::attrs() const { return node_.attrs(); }
+
+const TensorType& InferContext::inputType(size_t i) const {
+  TCX_CHECK(hasInput(i), ErrorKind::InvalidModel, "required input {} is missing", i);
+  return *inputTypes_[i];
+}
+
+const Tensor& InferContext::requireInputValue(size_t i, const char* what) const {
+  const Tensor* v = inputValue(i);
+  TCX_CHECK(v != nullptr, ErrorKind::DataDependentShape,
+            "the output shape depends on the value of input {} ({}), which is not a constant", i, what);
+  return *v;
+}
+
+void InferContext::setOutputType(size_t i, TensorType type) {
+  TCX_CHECK(i < outputTypes_.size(), ErrorKind::InvalidModel, "output {} is missing", i);
+  outputTypes_[i] = std::move(type);
+}
+
+const AttrMap& KernelContext::attrs() const { return node_.attrs(); }
+
+const Tensor& KernelContext::input(size_t i) const {
+  TCX_CHECK(hasInput(i), ErrorKind::Internal, "kernel reads missing input {}", i);
+  return *inputs_[i];
+}
+
+} // namespace tcx
