@@ -1,0 +1,50 @@
+#include "support/RunOp.h"
+
+#include "ir/GraphBuilder.h"
+#include "ops/Evaluate.h"
+
+#include <cmath>
+#include <fmt/format.h>
+
+namespace tcx::test {
+
+std::vector<Tensor> runOp(const std::string& opType, const std::vector<Tensor>& inputs, AttrMap attributes,
+                          size_t numOutputs) {
+  GraphBuilder b("run_" + opType);
+  std::vector<Value*> operands;
+  std::vector<const Tensor*> values;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    operands.push_back(inputs[i].defined() ? b.constant(fmt::format("in{}", i), inputs[i]) : nullptr);
+    values.push_back(inputs[i].defined() ? &inputs[i] : nullptr);
+  }
+  std::vector<Value*> results = b.ops(opType, operands, std::move(attributes), numOutputs);
+  std::vector<Tensor> outputs = evaluateNode(*results.front()->producer(), values);
+  for (size_t i = 0; i < outputs.size(); ++i)
+    TCX_CHECK(outputs[i].type() == results[i]->type(), ErrorKind::Internal,
+              "{}: kernel output {} is {} but inference said {}", opType, i, outputs[i].type().toString(),
+              results[i]->type().toString());
+  return outputs;
+}
+
+Tensor runOp1(const std::string& opType, const std::vector<Tensor>& inputs, AttrMap attributes) {
+  return runOp(opType, inputs, std::move(attributes), 1).front();
+}
+
+bool allClose(const Tensor& actual, const Tensor& expected, double rtol, double atol, std::string* why) {
+  auto fail = [&](std::string msg) {
+    if (why) *why = std::move(msg);
+    return false;
+  };
+  if (actual.type() != expected.type())
+    return fail(fmt::format("type {} != expected {}", actual.type().toString(), expected.type().toString()));
+  for (int64_t i = 0; i < actual.numElements(); ++i) {
+    double a = actual.elementAsDouble(i), e = expected.elementAsDouble(i);
+    if (std::isnan(a) && std::isnan(e)) continue;
+    if (a == e) continue; // also covers equal infinities
+    if (!(std::fabs(a - e) <= atol + rtol * std::fabs(e)))
+      return fail(fmt::format("element {}: {} != expected {}", i, a, e));
+  }
+  return true;
+}
+
+} // namespace tcx::test
