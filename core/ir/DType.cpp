@@ -42,6 +42,29 @@ bool isFloatingPoint(DType t) {
   return t == DType::F32 || t == DType::F16 || t == DType::BF16 || t == DType::F64;
 }
 
+// The codes are fixed by onnx.proto (TensorProto.DataType); core does not
+// depend on the generated protobuf code for them.
+int32_t dtypeToOnnx(DType t) {
+  switch (t) {
+  case DType::F32: return 1;
+  case DType::U8: return 2;
+  case DType::I8: return 3;
+  case DType::I32: return 6;
+  case DType::I64: return 7;
+  case DType::Bool: return 9;
+  case DType::F16: return 10;
+  case DType::F64: return 11;
+  case DType::BF16: return 16;
+  }
+  return 0;
+}
+
+std::optional<DType> dtypeFromOnnx(int32_t code) {
+  for (DType t : kAllDTypes)
+    if (dtypeToOnnx(t) == code) return t;
+  return std::nullopt;
+}
+
 bool isInteger(DType t) {
   return t == DType::I64 || t == DType::I32 || t == DType::I8 || t == DType::U8;
 }

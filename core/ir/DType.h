@@ -21,6 +21,9 @@ size_t dtypeSize(DType t);
 std::string_view dtypeName(DType t); // "f32", "bf16", ...
 std::optional<DType> parseDType(std::string_view name);
 bool isFloatingPoint(DType t);
+// ONNX TensorProto.DataType codes (Cast's `to`, ConstantOfShape, .pb files).
+int32_t dtypeToOnnx(DType t);
+std::optional<DType> dtypeFromOnnx(int32_t code); // nullopt: not a tcx dtype
 bool isInteger(DType t); // signed or unsigned integers, not bool
 
 // The C++ storage type of each dtype.

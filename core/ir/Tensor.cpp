@@ -22,6 +22,15 @@ Tensor::Tensor(TensorType type) : type_(std::move(type)) {
   storage_ = allocate(type_.byteSize());
 }
 
+Tensor Tensor::filled(DType dtype, Shape shape, double value) {
+  Tensor t(dtype, std::move(shape));
+  dispatchDType(dtype, [&]<typename T>() {
+    T v = static_cast<T>(static_cast<ComputeType<T>>(value));
+    for (T& x : t.data<T>()) x = v;
+  });
+  return t;
+}
+
 double Tensor::elementAsDouble(int64_t i) const {
   return dispatchDType(dtype(), [&]<typename T>() -> double {
     return static_cast<double>(static_cast<ComputeType<T>>(data<T>()[i]));

@@ -22,6 +22,8 @@ public:
 
   template <typename T> static Tensor fromVector(Shape shape, const std::vector<T>& values);
   template <typename T> static Tensor scalar(T value) { return fromVector<T>({}, {value}); }
+  // A tensor of `dtype` and `shape` with every element `value` (converted).
+  static Tensor filled(DType dtype, Shape shape, double value);
 
   bool defined() const { return storage_ != nullptr; }
   const TensorType& type() const { return type_; }

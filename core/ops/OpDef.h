@@ -9,6 +9,7 @@
 #include "ir/Tensor.h"
 
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -37,6 +38,8 @@ struct AttrSpec {
 
 class InferContext;
 class KernelContext;
+struct MovementSemantics;
+struct MovementContext;
 
 struct OpDef {
   std::string name;
@@ -52,6 +55,9 @@ struct OpDef {
   // The CPU reference kernel: outputs are allocated by the caller with the
   // types infer() gave for these exact input values.
   std::function<void(KernelContext&)> kernel;
+  // Data-movement ops only: the op as mapping functions; nullopt when an
+  // index operand is not a constant. Drives the VTC rules.
+  std::function<std::optional<MovementSemantics>(const MovementContext&)> movement;
 
   static constexpr int kVariadic = -1;
   bool isDataMovement() const { return opClass == OpClass::DataMovement; }

@@ -1,8 +1,18 @@
 #include "ops/OpRegistry.h"
 #include "ops/Registration.h"
+#include "ops/elementwise/ElementwiseOps.h"
 
 namespace tcx {
 
-void registerElementwiseOps(OpRegistry&) {}
+void registerElementwiseOps(OpRegistry& registry) {
+  elementwise::registerArithmeticOps(registry);
+  elementwise::registerLogicOps(registry);
+  elementwise::registerMathOps(registry);
+  elementwise::registerActivationOps(registry);
+  elementwise::registerSelectOps(registry);
+  elementwise::registerCastOps(registry);
+  elementwise::registerDropoutOp(registry);
+  elementwise::registerTriluOp(registry);
+}
 
 } // namespace tcx

@@ -1,8 +1,18 @@
 #include "ops/OpRegistry.h"
 #include "ops/Registration.h"
+#include "ops/movement/MovementOps.h"
 
 namespace tcx {
 
-void registerMovementOps(OpRegistry&) {}
+void registerMovementOps(OpRegistry& registry) {
+  registerReshapeOps(registry);
+  registerTransposeOps(registry);
+  registerSliceOp(registry);
+  registerConcatSplitOps(registry);
+  registerExpandOps(registry);
+  registerPadOp(registry);
+  registerGatherOps(registry);
+  registerScatterOps(registry);
+}
 
 } // namespace tcx

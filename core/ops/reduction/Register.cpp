@@ -1,8 +1,13 @@
-#include "ops/OpRegistry.h"
 #include "ops/Registration.h"
+#include "ops/reduction/ReductionOps.h"
 
 namespace tcx {
 
-void registerReductionOps(OpRegistry&) {}
+void registerReductionOps(OpRegistry& registry) {
+  reduction::registerReduceOps(registry);
+  reduction::registerArgMaxOps(registry);
+  reduction::registerSoftmaxOps(registry);
+  reduction::registerCumSum(registry);
+}
 
 } // namespace tcx

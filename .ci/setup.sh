@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Shared by run.sh and test.sh: install the Debian packages tcx needs (only
+# those missing), then configure and build with the default preset.
+# Idempotent and incremental: a second run only rebuilds what changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev
+  libgraphviz-dev libz3-dev libsqlite3-dev sqlite3
+  catch2 libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
+  nlohmann-json3-dev libfmt-dev libcli11-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+[ -f build/build.ninja ] || cmake --preset default
+cmake --build --preset default

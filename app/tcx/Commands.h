@@ -1,0 +1,21 @@
+#pragma once
+// Each `tcx` subcommand registers itself on the CLI11 app and leaves the
+// action to run once parsing succeeded.
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+
+namespace tcx::cli {
+
+// The parsed subcommand's body; returns the process exit code.
+using Action = std::function<int()>;
+
+void addInfoCommand(CLI::App& app, Action& action);
+void addRunCommand(CLI::App& app, Action& action);
+void addDotCommand(CLI::App& app, Action& action);
+// `commandLine` is recorded in reports.
+void addOptimizeCommand(CLI::App& app, Action& action, std::string commandLine);
+
+} // namespace tcx::cli

@@ -1,0 +1,151 @@
+#include "cost/CostModel.h"
+
+#include "ops/OpDef.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tcx {
+
+namespace {
+
+// Elements of the virtual index space on which a piece holds, counting each
+// constraint that is affine in one variable exactly and others as halving.
+double pieceElements(const MappingPiece& p, const Shape& shape) {
+  std::vector<double> count(shape.begin(), shape.end());
+  std::vector<std::pair<int64_t, int64_t>> range(shape.size());
+  for (size_t d = 0; d < shape.size(); ++d) range[d] = {0, shape[d]};
+  double factor = 1;
+  for (const IndexConstraint& c : p.where) {
+    int var = -1, vars = 0;
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (c.expr.mentions(static_cast<int>(d))) {
+        var = static_cast<int>(d);
+        ++vars;
+      }
+    int64_t a = var >= 0 ? c.expr.coefficientOf(var) : 0;
+    if (vars == 1 && a > 0 && c.expr.isAffine()) {
+      int64_t lo = (c.lo - c.expr.constant() + a - 1) / a, hi = (c.hi - c.expr.constant() + a - 1) / a;
+      range[var] = {std::max(range[var].first, lo), std::min(range[var].second, hi)};
+    } else {
+      factor *= 0.5;
+    }
+  }
+  double n = factor;
+  for (const auto& [lo, hi] : range) n *= static_cast<double>(std::max<int64_t>(hi - lo, 0));
+  return n;
+}
+
+// The longest run of consecutive addresses a kernel can read in some order
+// of the piece's dimensions: tiled kernels (GEMM, attention, convolution)
+// load along whichever dimension is contiguous, so unlike VTC's Definition 4
+// (which fixes the logical order) any chain of strides 1, n1, n1*n2, ...
+// counts.
+int64_t bestRunElements(const MappingPiece& p, const Shape& shape) {
+  IndexExpr bias = p.offset.nonAffinePart();
+  int64_t run = 1;
+  std::vector<bool> used(shape.size(), false);
+  while (true) {
+    int next = -1;
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (!used[d] && shape[d] > 1 && p.offset.coefficientOf(static_cast<int>(d)) == run && !bias.mentions(static_cast<int>(d)))
+        next = static_cast<int>(d);
+    if (next < 0) return run;
+    used[next] = true;
+    run *= shape[next];
+  }
+}
+
+double sectorPenalty(double runBytes, int sectorBytes) {
+  if (runBytes >= 4.0 * sectorBytes) return 1.0;
+  return std::ceil(runBytes / sectorBytes) * sectorBytes / runBytes;
+}
+
+bool isContraction(const Node* n) { return n->op().opClass == OpClass::Contraction; }
+
+// Multiply-adds of a contraction node, times two.
+double contractionFlops(const Node* n) {
+  const TensorType& out = n->output(0)->type();
+  double outElements = static_cast<double>(out.numElements());
+  if (n->opType() == "Conv" || n->opType() == "ConvTranspose") {
+    const Shape& w = n->input(1)->type().shape; // [Cout, Cin/group, k...]
+    double perOutput = 1;
+    for (size_t i = 1; i < w.size(); ++i) perOutput *= static_cast<double>(w[i]);
+    return 2 * outElements * perOutput;
+  }
+  const Shape& a = n->input(0)->type().shape;
+  double k = a.empty() ? 1 : static_cast<double>(n->opType() == "Gemm" && n->attrs().getInt("transA", 0) ? a[0] : a.back());
+  return 2 * outElements * k;
+}
+
+} // namespace
+
+double CostModel::accessBytes(const TensorAccess& access) const {
+  const Shape& shape = access.mapping.virtualShape();
+  const size_t es = dtypeSize(access.value->type().dtype);
+  double bytes = 0;
+  // A piecewise mapping makes every access pick its piece first (a branch
+  // per element or block); one piece is a plain strided access.
+  const double pieceOverhead = 1.0 + 0.05 * static_cast<double>(access.mapping.pieces().size() - 1);
+  for (const MappingPiece& p : access.mapping.pieces()) {
+    if (p.source == MappingPiece::kFill) continue;
+    // Repeated reads of one element (a broadcast view) come from cache:
+    // DRAM sees at most the source buffer once.
+    double elements = pieceElements(p, shape);
+    double sourceElements = static_cast<double>(numElements(access.mapping.sourceShapes()[p.source]));
+    double unique = std::min(elements, sourceElements);
+    double run = static_cast<double>(std::min<int64_t>(bestRunElements(p, shape), static_cast<int64_t>(elements)));
+    bytes += unique * static_cast<double>(es) * sectorPenalty(run * static_cast<double>(es), preset_.sectorBytes) * pieceOverhead;
+  }
+  return bytes;
+}
+
+double CostModel::flopSeconds(const PlanKernel& kernel, double* flops) const {
+  double tensorFlops = 0, simtFlops = 0;
+  DType dtype = DType::F32;
+  for (const Node* n : kernel.fused->nodes) {
+    if (isContraction(n)) {
+      tensorFlops += contractionFlops(n);
+      dtype = n->input(0)->type().dtype;
+    } else if (!n->isDataMovement()) {
+      simtFlops += static_cast<double>(n->output(0)->type().numElements());
+    }
+  }
+  *flops = tensorFlops + simtFlops;
+  double peak = dtype == DType::F16 || dtype == DType::BF16 ? preset_.tensorFlops16
+                : dtype == DType::F32                        ? preset_.tensorFlopsTf32
+                                                             : preset_.simtFlops32 / 2;
+  return tensorFlops / (peak * preset_.computeEfficiency) + simtFlops / preset_.simtFlops32;
+}
+
+KernelEstimate CostModel::estimate(const PlanKernel& kernel) const {
+  KernelEstimate e;
+  if (kernel.kind == PlanKernel::Kind::CopyRegions) {
+    for (size_t i = 0; i < kernel.outputs.size(); ++i) {
+      e.bytes += accessBytes(kernel.copyFrom[i]);
+      // The write covers the copied region only.
+      TensorAccess written = kernel.outputs[i];
+      double fraction = 0;
+      for (const MappingPiece& p : kernel.copyFrom[i].mapping.pieces())
+        fraction += pieceElements(p, kernel.copyFrom[i].mapping.virtualShape());
+      double total = static_cast<double>(numElements(kernel.copyFrom[i].mapping.virtualShape()));
+      e.bytes += accessBytes(written) * (total > 0 ? std::min(1.0, fraction / total) : 0);
+    }
+  } else {
+    for (const TensorAccess& a : kernel.inputs) e.bytes += accessBytes(a);
+    for (const TensorAccess& a : kernel.outputs) e.bytes += accessBytes(a);
+  }
+  double memory = e.bytes / (preset_.hbmBytesPerSecond * preset_.bandwidthEfficiency);
+  double compute = kernel.kind == PlanKernel::Kind::CopyRegions ? 0 : flopSeconds(kernel, &e.flops);
+  e.memoryBound = memory >= compute;
+  e.seconds = std::max(memory, compute) + preset_.launchSeconds;
+  return e;
+}
+
+double CostModel::planSeconds(const ExecPlan& plan) const {
+  double s = 0;
+  for (const PlanKernel& k : plan.kernels) s += estimate(k).seconds;
+  return s;
+}
+
+} // namespace tcx

@@ -1,0 +1,20 @@
+#pragma once
+// Operator fusion the way TorchInductor does it, producing VTC's input: a
+// kernel graph. Rules, in order:
+//  1. attention: MatMul -> element-wise ops (scale, cast, mask, soft-cap)
+//     -> Softmax (or Exp/ReduceSum/Div) -> MatMul becomes one kernel;
+//  2. element-wise ops join the kernel of their producer as an epilogue
+//     (GEMM/Conv bias and activation, chains of element-wise ops, the tail
+//     of a normalization) when they iterate over the same elements;
+//  3. element-wise producers used only by a reduction join it as a
+//     prologue (RMSNorm's Pow before ReduceMean, a Cast before Softmax).
+// Data-movement ops are never fused. No fusion may create a cycle between
+// kernels.
+
+#include "fusion/KernelGraph.h"
+
+namespace tcx {
+
+KernelGraph fuseOperators(const Graph& graph);
+
+} // namespace tcx

@@ -1,0 +1,18 @@
+#pragma once
+// The registration functions of the data-movement family, one per file;
+// registerMovementOps (ops/Registration.h) calls them all.
+
+namespace tcx {
+
+class OpRegistry;
+
+void registerReshapeOps(OpRegistry& registry);     // Reshape, Squeeze, Unsqueeze, Flatten, Identity
+void registerTransposeOps(OpRegistry& registry);   // Transpose, DepthToSpace, SpaceToDepth
+void registerSliceOp(OpRegistry& registry);        // Slice
+void registerConcatSplitOps(OpRegistry& registry); // Concat, Split
+void registerExpandOps(OpRegistry& registry);      // Expand, Tile
+void registerPadOp(OpRegistry& registry);          // Pad
+void registerGatherOps(OpRegistry& registry);      // Gather, GatherElements, GatherND
+void registerScatterOps(OpRegistry& registry);     // ScatterND, ScatterElements
+
+} // namespace tcx

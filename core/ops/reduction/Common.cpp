@@ -1,0 +1,17 @@
+#include "ops/reduction/Common.h"
+
+namespace tcx::reduction {
+
+int64_t checkedAxis(int64_t axis, int64_t rank) {
+  TCX_CHECK(axis >= -rank && axis < rank, ErrorKind::ShapeInference, "axis {} is out of range for rank {}", axis,
+            rank);
+  return axis < 0 ? axis + rank : axis;
+}
+
+AxisSplit::AxisSplit(const Shape& shape, int64_t axis) {
+  for (int64_t d = 0; d < axis; ++d) outer *= shape[d];
+  n = shape[axis];
+  for (size_t d = axis + 1; d < shape.size(); ++d) inner *= shape[d];
+}
+
+} // namespace tcx::reduction

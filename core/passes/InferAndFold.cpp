@@ -1,0 +1,83 @@
+#include "passes/InferAndFold.h"
+
+#include "ir/Graph.h"
+#include "ops/Evaluate.h"
+
+#include <algorithm>
+
+namespace tcx {
+
+namespace {
+
+bool readsOnlyOperandType(const Node& node) { return node.opType() == "Shape" || node.opType() == "Size"; }
+
+// Shape and Size of an operand whose value is unknown: the static type is
+// all they need, and evaluating their kernels would need the operand itself.
+Tensor evaluateFromOperandType(const Node& node) {
+  const Shape& shape = node.input(0)->type().shape;
+  if (node.opType() == "Size") return Tensor::scalar<int64_t>(numElements(shape));
+  // Shape's start and end are clamped to [0, rank] after wrapping negatives.
+  int64_t rank = static_cast<int64_t>(shape.size());
+  auto clampAxis = [&](int64_t axis) { return std::clamp<int64_t>(axis < 0 ? axis + rank : axis, 0, rank); };
+  int64_t start = clampAxis(node.attrs().getInt("start", 0));
+  int64_t end = std::max(start, clampAxis(node.attrs().getInt("end", rank)));
+  std::vector<int64_t> dims(shape.begin() + start, shape.begin() + end);
+  return Tensor::fromVector<int64_t>({end - start}, dims);
+}
+
+bool isFoldable(const Node& node, const FoldOptions& options) {
+  for (const Value* out : node.outputs()) {
+    if (out->isGraphOutput()) return false;
+    // A Constant node's value is in the graph already: folding it costs nothing.
+    if (node.opType() != "Constant" && out->type().byteSize() > options.maxFoldBytes) return false;
+  }
+  if (readsOnlyOperandType(node)) return true;
+  return std::all_of(node.inputs().begin(), node.inputs().end(),
+                     [](const Value* in) { return !in || in->isConstant(); });
+}
+
+std::vector<Tensor> evaluate(const Node& node) {
+  bool allConstant =
+      std::all_of(node.inputs().begin(), node.inputs().end(), [](const Value* in) { return !in || in->isConstant(); });
+  if (!allConstant) return {evaluateFromOperandType(node)};
+  std::vector<const Tensor*> operands;
+  for (const Value* in : node.inputs()) operands.push_back(in ? &in->constant() : nullptr);
+  return evaluateNode(node, operands);
+}
+
+// Each result becomes a constant under its own name: its uses move to a
+// stand-in while the node is erased, then back to the result, now constant.
+void fold(Graph& graph, Node& node) {
+  std::vector<Tensor> results = evaluate(node);
+  std::vector<std::pair<Value*, Value*>> standIns;
+  for (size_t i = 0; i < node.numOutputs(); ++i) {
+    Value* out = node.output(i);
+    TCX_CHECK(results[i].type() == out->type(), ErrorKind::Internal, "folding gives {} for result '{}' of type {}",
+              results[i].type().toString(), out->name(), out->type().toString());
+    Value* standIn = graph.addConstant(out->name(), results[i]);
+    graph.replaceAllUsesWith(out, standIn);
+    standIns.emplace_back(out, standIn);
+  }
+  graph.eraseNode(&node);
+  for (auto& [out, standIn] : standIns) {
+    out->setConstant(standIn->constant());
+    graph.replaceAllUsesWith(standIn, out);
+  }
+}
+
+} // namespace
+
+void inferAndFold(Graph& graph, const FoldOptions& options) {
+  graph.topologicalSort();
+  for (Node* node : graph.nodes()) {
+    try {
+      inferNode(*node);
+      if (options.fold && isFoldable(*node, options)) fold(graph, *node);
+    } catch (const Error& e) {
+      throw e.withContext(node->describe());
+    }
+  }
+  graph.eraseUnusedValues();
+}
+
+} // namespace tcx

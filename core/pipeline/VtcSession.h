@@ -1,0 +1,83 @@
+#pragma once
+// Data-movement elimination end to end, as one object the batch mode and
+// the explorer share: fusion -> VTOG (Algorithm 1) -> global greedy
+// (Algorithm 2) under the user's constraints -> points-to graph -> plans
+// (baseline: every data-movement op a kernel; optimized) -> latency and
+// memory. Changing constraints re-runs selection only.
+
+#include "cost/CostModel.h"
+#include "fusion/KernelGraph.h"
+#include "plan/ExecPlan.h"
+#include "plan/PlanLowering.h"
+#include "vt/GlobalGreedy.h"
+#include "vt/PointsToGraph.h"
+#include "vt/Vtog.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tcx {
+
+// Edge constraints as users write them: "e12" or "from->to" tensor names.
+struct EdgeConstraintSpecs {
+  std::vector<std::string> accept, force, forbid;
+};
+
+struct PlanLatency {
+  double seconds = 0;
+  double dataMovementSeconds = 0;
+  double computeSeconds = 0;
+  std::vector<KernelEstimate> perKernel; // parallel to the plan's kernels
+};
+
+class VtcSession {
+public:
+  // Takes the graph; `oracle` null means the cost model of `preset`.
+  VtcSession(Graph graph, const GpuPreset& preset, PlanOptions options = {});
+  ~VtcSession();
+
+  const Graph& graph() const { return *graph_; }
+  const KernelGraph& kernels() const { return *kernels_; }
+  const Vtog& vtog() const { return *vtog_; }
+  const CostModel& costModel() const { return costModel_; }
+
+  // Runs selection with the cost model (or `oracle`, e.g. a GPU profiler)
+  // under these constraints; raises InvalidArgument for unknown edges or
+  // contradictory constraints.
+  void select(const EdgeConstraintSpecs& specs, SavingOracle* oracle = nullptr);
+  void select(const StrategyConstraints& constraints, SavingOracle* oracle = nullptr);
+
+  const StrategyConstraints& constraints() const { return constraints_; }
+  const GreedyResult& greedy() const { return greedy_; }
+  const PointsToGraph& strategy() const { return *strategy_; }
+  const ExecPlan& baselinePlan() const { return *baseline_; }
+  const ExecPlan& optimizedPlan() const { return *optimized_; }
+  const PlanLatency& baselineLatency() const { return baselineLatency_; }
+  const PlanLatency& optimizedLatency() const { return optimizedLatency_; }
+  // Where the plans' per-kernel latencies come from ("estimated (h100-sxm)").
+  std::string latencySource() const { return costModel_.sourceLabel(); }
+  bool latencyMeasured() const { return false; }
+  // Where the greedy's savings came from (the oracle it was given).
+  const std::string& selectionSource() const { return selectionSource_; }
+
+  int resolveEdge(const std::string& spec) const;
+
+private:
+  PlanLatency estimate(const ExecPlan& plan) const;
+
+  std::unique_ptr<Graph> graph_;
+  std::unique_ptr<KernelGraph> kernels_;
+  std::unique_ptr<Vtog> vtog_;
+  CostModel costModel_;
+  PlanOptions options_;
+  StrategyConstraints constraints_;
+  GreedyResult greedy_;
+  std::unique_ptr<PointsToGraph> strategy_;
+  std::unique_ptr<PointsToGraph> noStrategy_;
+  std::unique_ptr<ExecPlan> baseline_, optimized_;
+  PlanLatency baselineLatency_, optimizedLatency_;
+  std::string selectionSource_;
+};
+
+} // namespace tcx

@@ -1,0 +1,194 @@
+#include "plan/PlanLowering.h"
+
+#include "plan/BufferPlanner.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace tcx {
+
+namespace {
+
+bool isIdentityPiece(const MappingPiece& p, const Shape& virtualShape, const Shape& sourceShape) {
+  if (virtualShape != sourceShape || p.source == MappingPiece::kFill) return false;
+  for (size_t d = 0; d < p.index.size(); ++d)
+    if (!(p.index[d] == IndexExpr::var(static_cast<int>(d)))) return false;
+  return true;
+}
+
+class Lowering {
+public:
+  Lowering(const KernelGraph& kg, const PointsToGraph& ptg, const PlanOptions& options)
+      : kg_(kg), ptg_(ptg), vtog_(ptg.vtog()), options_(options) {
+    plan_.kernelGraph = &kg;
+  }
+
+  ExecPlan run() {
+    findInPlaceUpdates();
+    for (const FusedKernel& k : kg_.kernels()) {
+      const MovementSemantics* sem = k.isDataMovement() ? vtog_.semanticsOf(k.anchor) : nullptr;
+      if (sem)
+        lowerDataMovement(k, *sem);
+      else
+        lowerCompute(k);
+    }
+    for (const Value* out : kg_.graph().outputs())
+      if (!out->isConstant()) bufferFor(out);
+    plan_.tensorBuffers = bufferOf_;
+    planBuffers(plan_);
+    return std::move(plan_);
+  }
+
+private:
+  // An output that may share the storage of one of its op's inputs: it
+  // equals that input except where the op writes (ScatterND, ScatterElements),
+  // the input is physical and read by nothing else, and it is not a graph
+  // input unless the caller donates inputs.
+  void findInPlaceUpdates() {
+    for (const FusedKernel& k : kg_.kernels()) {
+      if (!k.isDataMovement()) continue;
+      const MovementSemantics* sem = vtog_.semanticsOf(k.anchor);
+      if (!sem) continue;
+      const Node& node = *k.anchor;
+      for (size_t o = 0; o < node.numOutputs(); ++o) {
+        const Value* out = node.output(o);
+        if (ptg_.isVirtual(out)) continue;
+        for (const MappingPiece& p : sem->outputMaps[o].pieces()) {
+          if (p.source == MappingPiece::kFill) continue;
+          const Value* in = node.input(sem->dataInputs[p.source]);
+          if (!isIdentityPiece(p, out->type().shape, in->type().shape) || sem->outputMaps[o].pieces().size() < 2) continue;
+          bool eligible = !ptg_.isVirtual(in) && in->uses().size() == 1 && !in->isGraphOutput() && !in->isConstant() &&
+                          (!in->isGraphInput() || options_.donateInputs) && !inPlace_.count(out);
+          if (eligible) inPlace_[out] = in;
+        }
+      }
+    }
+  }
+
+  int bufferFor(const Value* tensor) {
+    if (auto it = inPlace_.find(tensor); it != inPlace_.end()) {
+      int b = bufferFor(it->second);
+      if (tensor->isGraphOutput()) plan_.buffers[b].name += " (in place: " + tensor->name() + ")";
+      bufferOf_[tensor] = b;
+      return b;
+    }
+    if (auto it = bufferOf_.find(tensor); it != bufferOf_.end()) return it->second;
+    PlanBuffer b;
+    b.id = static_cast<int>(plan_.buffers.size());
+    b.name = tensor->name();
+    b.tensor = tensor;
+    b.dtype = tensor->type().dtype;
+    b.bytes = static_cast<int64_t>(tensor->type().byteSize());
+    b.kind = tensor->isGraphInput()    ? PlanBuffer::Kind::Input
+             : tensor->isGraphOutput() ? PlanBuffer::Kind::Output
+             : tensor->isConstant()    ? PlanBuffer::Kind::Constant
+                                       : PlanBuffer::Kind::Intermediate;
+    plan_.buffers.push_back(b);
+    bufferOf_[tensor] = b.id;
+    return b.id;
+  }
+
+  TensorAccess accessOf(const Value* v) {
+    const PointsToGraph::Resolution& r = ptg_.resolve(v);
+    TensorAccess a;
+    a.value = v;
+    a.mapping = r.mapping;
+    for (const Value* p : r.physical) a.buffers.push_back(bufferFor(p));
+    return a;
+  }
+
+  void lowerCompute(const FusedKernel& k) {
+    PlanKernel pk;
+    pk.id = static_cast<int>(plan_.kernels.size());
+    pk.name = k.name;
+    pk.kind = PlanKernel::Kind::RunNodes;
+    pk.fused = &k;
+    for (const Value* v : k.inputs) pk.inputs.push_back(accessOf(v));
+    for (const Value* v : k.outputs) pk.outputs.push_back(accessOf(v));
+    plan_.kernels.push_back(std::move(pk));
+  }
+
+  // Whether `edgeOwner` has a chosen edge of `op` in `direction` (to `target`
+  // if given).
+  bool chose(const Value* edgeOwner, const Node* op, EdgeDirection direction, const Value* target) const {
+    for (int e : ptg_.edgesOf(edgeOwner)) {
+      const VtogEdge& edge = vtog_.edge(e);
+      if (edge.op == op && edge.direction == direction && (!target || edge.to == target)) return true;
+    }
+    return false;
+  }
+
+  void lowerDataMovement(const FusedKernel& k, const MovementSemantics& sem) {
+    const Node& node = *k.anchor;
+    PlanKernel pk;
+    pk.id = static_cast<int>(plan_.kernels.size());
+    pk.name = k.name;
+    pk.kind = PlanKernel::Kind::CopyRegions;
+    pk.fused = &k;
+    for (size_t o = 0; o < node.numOutputs(); ++o) {
+      const Value* out = node.output(o);
+      if (out->uses().empty() && !out->isGraphOutput()) continue;
+      const MappingFunction& map = sem.outputMaps[o];
+      MappingFunction todo(map.virtualShape(), map.sourceShapes());
+      for (const MappingPiece& p : map.pieces()) {
+        if (p.source == MappingPiece::kFill) {
+          // A fill region belongs to the edge that makes the output virtual.
+          if (chose(out, &node, EdgeDirection::OutputOverInput, nullptr)) continue;
+        } else {
+          const Value* in = node.input(sem.dataInputs[p.source]);
+          // Where the output is virtual over this input, nothing is stored.
+          if (chose(out, &node, EdgeDirection::OutputOverInput, in)) continue;
+          // Already written into this output by the input's producer.
+          if (chose(in, &node, EdgeDirection::InputOverOutput, out)) continue;
+          // Already there: the output shares the input's storage.
+          auto ip = inPlace_.find(out);
+          if (ip != inPlace_.end() && ip->second == in && isIdentityPiece(p, out->type().shape, in->type().shape)) continue;
+        }
+        todo.addPiece(p);
+      }
+      if (todo.pieces().empty()) continue;
+      // Resolve each data input to buffers.
+      TensorAccess from;
+      from.value = out;
+      from.mapping = todo;
+      std::vector<const Value*> physical;
+      for (size_t s = 0; s < sem.dataInputs.size(); ++s) {
+        const PointsToGraph::Resolution& r = ptg_.resolve(node.input(sem.dataInputs[s]));
+        from.mapping = from.mapping.composeSource(static_cast<int>(s), r.mapping);
+        physical.insert(physical.end(), r.physical.begin(), r.physical.end());
+      }
+      // Drop the (now unreferenced) operand sources: keep only buffers.
+      std::vector<int> newIndex(from.mapping.sourceShapes().size(), -1);
+      std::vector<Shape> shapes;
+      for (size_t s = sem.dataInputs.size(); s < newIndex.size(); ++s) {
+        newIndex[s] = static_cast<int>(from.buffers.size());
+        from.buffers.push_back(bufferFor(physical[s - sem.dataInputs.size()]));
+        shapes.push_back(physical[s - sem.dataInputs.size()]->type().shape);
+      }
+      from.mapping = from.mapping.remapSources(newIndex, shapes);
+      pk.outputs.push_back(accessOf(out));
+      pk.copyFrom.push_back(std::move(from));
+    }
+    if (pk.outputs.empty()) {
+      plan_.eliminated.push_back(&node);
+      return;
+    }
+    plan_.kernels.push_back(std::move(pk));
+  }
+
+  const KernelGraph& kg_;
+  const PointsToGraph& ptg_;
+  const Vtog& vtog_;
+  PlanOptions options_;
+  ExecPlan plan_;
+  std::unordered_map<const Value*, int> bufferOf_;
+  std::unordered_map<const Value*, const Value*> inPlace_; // output -> input whose storage it shares
+};
+
+} // namespace
+
+ExecPlan lowerToPlan(const KernelGraph& kernels, const PointsToGraph& strategy, const PlanOptions& options) {
+  return Lowering(kernels, strategy, options).run();
+}
+
+} // namespace tcx

@@ -1,0 +1,23 @@
+#pragma once
+// Lowering a fused graph and a points-to graph (one virtual-tensor strategy)
+// to an ExecPlan.
+
+#include "plan/ExecPlan.h"
+#include "vt/PointsToGraph.h"
+
+namespace tcx {
+
+struct PlanOptions {
+  // Let an in-place update (ScatterND into a KV cache) write into the graph
+  // input it updates, which the graph output then shares: the caller
+  // donates that input, as runtimes do for KV caches. Off, the output is a
+  // fresh buffer and the untouched part of the input is copied into it.
+  bool donateInputs = true;
+};
+
+// Kernels: one per compute kernel, reading and writing through the
+// tensors' resolutions; one per data-movement op with anything left to copy
+// (the regions of its outputs that no virtual tensor already placed).
+ExecPlan lowerToPlan(const KernelGraph& kernels, const PointsToGraph& strategy, const PlanOptions& options = {});
+
+} // namespace tcx

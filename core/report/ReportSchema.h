@@ -1,0 +1,30 @@
+#pragma once
+// The report's tables, version kReportSchemaVersion (docs/report-schema.md
+// documents each column). A change to them bumps the version.
+
+namespace tcx {
+
+inline constexpr const char* kReportSchemaSql = R"sql(
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE model (path TEXT, graph TEXT, nodes INTEGER, data_movement_nodes INTEGER, kernels INTEGER);
+CREATE TABLE nodes (id INTEGER PRIMARY KEY, name TEXT, op_type TEXT, op_class TEXT, data_movement INTEGER,
+                    kernel TEXT, eliminated INTEGER);
+CREATE TABLE tensors (id INTEGER PRIMARY KEY, name TEXT, dtype TEXT, shape TEXT, bytes INTEGER, kind TEXT,
+                      producer TEXT, virtual INTEGER, storage TEXT);
+CREATE TABLE vtog_edges (id INTEGER PRIMARY KEY, from_tensor TEXT, to_tensor TEXT, op_node TEXT, op_type TEXT,
+                         direction TEXT, type TEXT, min_contiguous_dim INTEGER, run_elements INTEGER,
+                         partially_contiguous INTEGER, mapping TEXT, user_constraint TEXT, chosen INTEGER);
+CREATE TABLE vtog_conflicts (edge_a INTEGER, edge_b INTEGER);
+CREATE TABLE strategy_steps (step INTEGER PRIMARY KEY, tensor TEXT, edges TEXT, saving_us REAL, reason TEXT);
+CREATE TABLE strategy_notes (note TEXT);
+CREATE TABLE kernels (plan TEXT, id INTEGER, name TEXT, category TEXT, kind TEXT, fused_ops TEXT,
+                      latency_us REAL, latency_source TEXT, bytes REAL, flops REAL, bound TEXT,
+                      virtual_inputs INTEGER, virtual_outputs INTEGER, PRIMARY KEY (plan, id));
+CREATE TABLE buffers (plan TEXT, id INTEGER, name TEXT, kind TEXT, bytes INTEGER, arena_offset INTEGER,
+                      first_kernel INTEGER, last_kernel INTEGER, PRIMARY KEY (plan, id));
+CREATE TABLE memory (plan TEXT PRIMARY KEY, peak_bytes INTEGER, arena_bytes INTEGER, external_bytes INTEGER);
+CREATE TABLE summary (plan TEXT PRIMARY KEY, kernels INTEGER, data_movement_kernels INTEGER, latency_us REAL,
+                      data_movement_us REAL, compute_us REAL, peak_memory_bytes INTEGER, latency_source TEXT);
+)sql";
+
+} // namespace tcx

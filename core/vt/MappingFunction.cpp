@@ -1,0 +1,177 @@
+#include "vt/MappingFunction.h"
+
+#include "support/Error.h"
+#include "vt/Regions.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace tcx {
+
+bool MappingPiece::holdsAt(const int64_t* x) const {
+  for (const IndexConstraint& c : where) {
+    int64_t v = c.expr.evaluate(x);
+    if (v < c.lo || v >= c.hi) return false;
+  }
+  return true;
+}
+
+MappingFunction::MappingFunction(Shape virtualShape, std::vector<Shape> sourceShapes)
+    : virtualShape_(std::move(virtualShape)), sourceShapes_(std::move(sourceShapes)) {}
+
+MappingFunction MappingFunction::identity(const Shape& shape) {
+  MappingFunction f(shape, {shape});
+  MappingPiece p;
+  for (size_t d = 0; d < shape.size(); ++d) p.index.push_back(IndexExpr::var(static_cast<int>(d)));
+  f.addPiece(std::move(p));
+  return f;
+}
+
+MappingFunction MappingFunction::affine(const Shape& virtualShape, const Shape& sourceShape,
+                                        const std::vector<std::vector<int64_t>>& strides,
+                                        const std::vector<int64_t>& offsets) {
+  MappingFunction f(virtualShape, {sourceShape});
+  MappingPiece p;
+  for (size_t k = 0; k < sourceShape.size(); ++k) {
+    IndexExpr y = offsets[k];
+    for (size_t d = 0; d < virtualShape.size(); ++d) y = y + IndexExpr::var(static_cast<int>(d)) * strides[k][d];
+    p.index.push_back(y);
+  }
+  f.addPiece(std::move(p));
+  return f;
+}
+
+MappingFunction MappingFunction::reshape(const Shape& virtualShape, const Shape& sourceShape) {
+  TCX_CHECK(numElements(virtualShape) == numElements(sourceShape), ErrorKind::Internal, "reshape {} to {}",
+            shapeToString(sourceShape), shapeToString(virtualShape));
+  MappingFunction f(virtualShape, {sourceShape});
+  VarExtents ext = virtualShape;
+  std::vector<int64_t> vs = contiguousStrides(virtualShape), ss = contiguousStrides(sourceShape);
+  IndexExpr linear = 0;
+  for (size_t d = 0; d < virtualShape.size(); ++d) linear = linear + IndexExpr::var(static_cast<int>(d)) * vs[d];
+  MappingPiece p;
+  for (size_t k = 0; k < sourceShape.size(); ++k) {
+    IndexExpr y = IndexExpr::floorDiv(linear, ss[k], ext);
+    if (k > 0) y = IndexExpr::mod(y, sourceShape[k], ext);
+    p.index.push_back(y);
+  }
+  f.addPiece(std::move(p));
+  return f;
+}
+
+void MappingFunction::addPiece(MappingPiece piece) {
+  VarExtents ext = extents();
+  // A dimension of extent 1 has index 0: substitute it so that
+  // Unsqueeze-like dimensions leave no trace in the expressions.
+  if (std::find(ext.begin(), ext.end(), 1) != ext.end()) {
+    std::vector<IndexExpr> vars;
+    for (size_t d = 0; d < ext.size(); ++d) vars.push_back(ext[d] == 1 ? IndexExpr(0) : IndexExpr::var(static_cast<int>(d)));
+    for (IndexConstraint& c : piece.where) c.expr = c.expr.substitute(vars, ext);
+    for (IndexExpr& y : piece.index) y = y.substitute(vars, ext);
+  }
+  std::vector<IndexConstraint> kept;
+  for (IndexConstraint& c : piece.where) {
+    Interval r = c.expr.range(ext);
+    if (r.hi < c.lo || r.lo >= c.hi) return; // never holds
+    if (r.lo >= c.lo && r.hi < c.hi) continue; // always holds
+    if (std::find(kept.begin(), kept.end(), c) == kept.end()) kept.push_back(std::move(c));
+  }
+  piece.where = std::move(kept);
+  for (int64_t d : virtualShape_)
+    if (d == 0) return;
+  if (piece.source != MappingPiece::kFill) {
+    const Shape& src = sourceShapes_.at(piece.source);
+    TCX_CHECK(piece.index.size() == src.size(), ErrorKind::Internal, "mapping piece has {} indices for a rank-{} source",
+              piece.index.size(), src.size());
+    std::vector<int64_t> strides = contiguousStrides(src);
+    piece.offset = 0;
+    for (size_t k = 0; k < src.size(); ++k) piece.offset = piece.offset + piece.index[k] * strides[k];
+  }
+  pieces_.push_back(std::move(piece));
+}
+
+MappingFunction MappingFunction::composeSource(int j, const MappingFunction& inner, int* firstNewSource) const {
+  TCX_CHECK(inner.virtualShape() == sourceShapes_.at(j), ErrorKind::Internal,
+            "composing a mapping of shape {} onto a source of shape {}", shapeToString(inner.virtualShape()),
+            shapeToString(sourceShapes_.at(j)));
+  std::vector<Shape> shapes = sourceShapes_;
+  int base = static_cast<int>(shapes.size());
+  shapes.insert(shapes.end(), inner.sourceShapes().begin(), inner.sourceShapes().end());
+  if (firstNewSource) *firstNewSource = base;
+  MappingFunction f(virtualShape_, shapes);
+  VarExtents ext = extents();
+  for (const MappingPiece& p : pieces_) {
+    if (p.source != j) {
+      f.addPiece(p);
+      continue;
+    }
+    for (const MappingPiece& q : inner.pieces()) {
+      MappingPiece r;
+      r.where = p.where;
+      for (const IndexConstraint& c : q.where) r.where.push_back({c.expr.substitute(p.index, ext), c.lo, c.hi});
+      r.source = q.source == MappingPiece::kFill ? MappingPiece::kFill : base + q.source;
+      r.fillValue = q.fillValue;
+      for (const IndexExpr& y : q.index) r.index.push_back(y.substitute(p.index, ext));
+      f.addPiece(std::move(r));
+    }
+  }
+  return f;
+}
+
+MappingFunction MappingFunction::remapSources(const std::vector<int>& newIndex, const std::vector<Shape>& newShapes) const {
+  MappingFunction f(virtualShape_, newShapes);
+  for (MappingPiece p : pieces_) {
+    if (p.source != MappingPiece::kFill) p.source = newIndex.at(p.source);
+    f.addPiece(std::move(p));
+  }
+  return f;
+}
+
+MappingFunction MappingFunction::restrictedTo(int source) const {
+  MappingFunction f(virtualShape_, sourceShapes_);
+  for (const MappingPiece& p : pieces_)
+    if (p.source == source) f.addPiece(p);
+  return f;
+}
+
+MappingFunction::Target MappingFunction::evaluate(const int64_t* x) const {
+  for (const MappingPiece& p : pieces_)
+    if (p.holdsAt(x)) return {p.source, p.source == MappingPiece::kFill ? 0 : p.offset.evaluate(x), p.fillValue};
+  raise(ErrorKind::Internal, "mapping function has no piece for an index");
+}
+
+bool MappingFunction::coversExactlyOnce() const { return coverExactlyOnce({this}); }
+
+bool MappingFunction::isIdentity() const {
+  if (pieces_.size() != 1 || sourceShapes_.size() != 1 || sourceShapes_[0] != virtualShape_) return false;
+  const MappingPiece& p = pieces_[0];
+  if (!p.where.empty() || p.source != 0) return false;
+  for (size_t d = 0; d < p.index.size(); ++d)
+    if (!(p.index[d] == IndexExpr::var(static_cast<int>(d)))) return false;
+  return true;
+}
+
+std::string MappingFunction::toString(const std::vector<std::string>& sourceNames) const {
+  std::vector<std::string> vars;
+  for (size_t d = 0; d < virtualShape_.size(); ++d) vars.push_back(fmt::format("x{}", d));
+  VarExtents ext = extents();
+  std::string s;
+  for (const MappingPiece& p : pieces_) {
+    if (!s.empty()) s += "; ";
+    if (p.source == MappingPiece::kFill) {
+      s += fmt::format("{}", p.fillValue);
+    } else {
+      std::string name = p.source < static_cast<int>(sourceNames.size()) ? sourceNames[p.source] : fmt::format("P{}", p.source);
+      std::vector<std::string> idx;
+      for (const IndexExpr& e : p.index) idx.push_back(e.toString(vars, ext));
+      s += fmt::format("{}[{}]", name, fmt::join(idx, ", "));
+    }
+    std::vector<std::string> conds;
+    for (const IndexConstraint& c : p.where) conds.push_back(fmt::format("{} <= {} < {}", c.lo, c.expr.toString(vars, ext), c.hi));
+    if (!conds.empty()) s += fmt::format(" if {}", fmt::join(conds, " and "));
+  }
+  return s;
+}
+
+} // namespace tcx

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Set up, build, and run tcx on the bundled default sample: the explorer when
+# a display exists, otherwise the headless batch report.
+set -euo pipefail
+cd "$(dirname "$0")"
+.ci/setup.sh
+sample=samples/llama3_8b_decode.onnx
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -x build/app/gui/tcx-gui ]; then
+  exec build/app/gui/tcx-gui "$sample"
+fi
+echo "== tcx info $sample"
+build/app/tcx/tcx info "$sample"
+echo
+echo "== tcx run $sample"
+build/app/tcx/tcx run "$sample"

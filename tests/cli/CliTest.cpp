@@ -1,0 +1,101 @@
+// End-to-end tests of the `tcx` binary: output, JSON and exit codes.
+#include "onnx/OnnxExporter.h"
+#include "ir/GraphBuilder.h"
+
+#include <catch2/catch.hpp>
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+
+using namespace tcx;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+  int exitCode;
+  std::string output; // stdout and stderr together
+};
+
+Run tcxRun(const std::string& args) {
+  std::string cmd = std::string(TCX_BINARY) + " " + args + " 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string out;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) out.append(buf.data(), n);
+  int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+std::string sample(const std::string& name) { return std::string(TCX_SOURCE_DIR) + "/samples/" + name + ".onnx"; }
+
+fs::path tempDir() {
+  fs::path dir = fs::temp_directory_path() / ("tcx_cli_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+} // namespace
+
+TEST_CASE("tcx info --json reports ops and marks data movement", "[cli]") {
+  Run r = tcxRun("info --json " + sample("shufflenet_v2_unit"));
+  REQUIRE(r.exitCode == 0);
+  auto j = nlohmann::json::parse(r.output);
+  CHECK(j["nodes"] == 10);
+  // Split, Concat, Reshape, Transpose, Reshape
+  CHECK(j["data_movement_nodes"] == 5);
+  bool sawConcat = false;
+  for (const auto& op : j["ops"])
+    if (op["op"] == "Concat") sawConcat = op["data_movement"].get<bool>();
+  CHECK(sawConcat);
+}
+
+TEST_CASE("tcx run is deterministic per seed and round-trips inputs and outputs", "[cli]") {
+  fs::path dir = tempDir();
+  Run a = tcxRun("run --json --seed 3 --save-outputs " + (dir / "out").string() + " " + sample("shufflenet_v2_unit"));
+  REQUIRE(a.exitCode == 0);
+  Run b = tcxRun("run --json --seed 3 " + sample("shufflenet_v2_unit"));
+  REQUIRE(b.exitCode == 0);
+  auto ja = nlohmann::json::parse(a.output), jb = nlohmann::json::parse(b.output);
+  CHECK(ja["outputs"][0]["fnv1a"] == jb["outputs"][0]["fnv1a"]);
+  Run c = tcxRun("run --json --seed 4 " + sample("shufflenet_v2_unit"));
+  CHECK(nlohmann::json::parse(c.output)["outputs"][0]["fnv1a"] != ja["outputs"][0]["fnv1a"]);
+  CHECK(fs::exists(dir / "out" / "output_0.pb"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("tcx dot writes a digraph", "[cli]") {
+  Run r = tcxRun("dot " + sample("yolov11_c3k2"));
+  REQUIRE(r.exitCode == 0);
+  CHECK(r.output.rfind("digraph", 0) == 0);
+  CHECK(r.output.find("Concat") != std::string::npos);
+}
+
+TEST_CASE("tcx reports bad input with its documented exit codes", "[cli]") {
+  fs::path dir = tempDir();
+  SECTION("missing file is a usage error") {
+    Run r = tcxRun("info /nonexistent/model.onnx");
+    CHECK(r.exitCode == 2);
+  }
+  SECTION("garbage is an invalid model naming the file") {
+    fs::path bad = dir / "garbage.onnx";
+    std::ofstream(bad) << "this is not a protobuf";
+    Run r = tcxRun("info " + bad.string());
+    CHECK(r.exitCode == 4);
+    CHECK(r.output.find("garbage.onnx") != std::string::npos);
+  }
+  SECTION("a truncated model is an invalid model") {
+    std::ifstream in(sample("llama3_8b_decode"), std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), {});
+    fs::path cut = dir / "cut.onnx";
+    std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+    CHECK(tcxRun("run " + cut.string()).exitCode == 4);
+  }
+  SECTION("an unknown subcommand is a usage error") { CHECK(tcxRun("frobnicate").exitCode == 2); }
+  fs::remove_all(dir);
+}

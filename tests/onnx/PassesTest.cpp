@@ -1,0 +1,151 @@
+#include "OnnxTestUtil.h"
+
+#include "ir/GraphBuilder.h"
+#include "ir/Printer.h"
+#include "ir/Verifier.h"
+#include "passes/DeadCodeElimination.h"
+#include "passes/InferAndFold.h"
+
+#include <catch2/catch.hpp>
+
+using namespace tcx;
+using namespace tcx::test;
+
+namespace {
+
+Tensor ints(std::vector<int64_t> values) {
+  return Tensor::fromVector<int64_t>({static_cast<int64_t>(values.size())}, values);
+}
+
+// y = Reshape(x, Concat(Unsqueeze(Gather(Shape(x), 0), [0]), [-1])), as
+// torch's x.view(x.size(0), -1) exports.
+void buildFlattenSubgraph(Graph& g) {
+  Value* x = g.addInput("x", {DType::F32, {2, 3, 4}});
+  Node* shape = g.addNode("Shape", {x}, {"s"}, {}, "shape");
+  Node* gather = g.addNode("Gather", {shape->output(0), g.addConstant("zero", Tensor::scalar<int64_t>(0))}, {"d0"},
+                           attrs({{"axis", 0}}), "gather");
+  Node* unsqueeze =
+      g.addNode("Unsqueeze", {gather->output(0), g.addConstant("axes", ints({0}))}, {"d0_1d"}, {}, "unsqueeze");
+  Node* concat = g.addNode("Concat", {unsqueeze->output(0), g.addConstant("minus_one", ints({-1}))}, {"target"},
+                           attrs({{"axis", 0}}), "concat");
+  Node* reshape = g.addNode("Reshape", {x, concat->output(0)}, {"y"}, {}, "reshape");
+  g.markOutput(reshape->output(0));
+}
+
+} // namespace
+
+TEST_CASE("a PyTorch shape subgraph folds into a constant shape", "[onnx][passes]") {
+  Graph g;
+  buildFlattenSubgraph(g);
+  inferAndFold(g);
+  verifyGraph(g);
+  REQUIRE(g.numNodes() == 1);
+  const Node* reshape = g.nodes()[0];
+  REQUIRE(reshape->opType() == "Reshape");
+  REQUIRE(reshape->input(1)->isConstant());
+  REQUIRE(reshape->input(1)->constant().toInt64Vector() == std::vector<int64_t>{2, -1});
+  REQUIRE(reshape->output(0)->type() == TensorType{DType::F32, {2, 12}});
+  // Only the graph input, the folded shape and the result are left.
+  REQUIRE(g.values().size() == 3);
+}
+
+TEST_CASE("the importer folds the shape subgraph of a model", "[onnx][passes]") {
+  OnnxModel m(13);
+  m.input("x", DType::F32, {2, 3, 4});
+  m.initializer("zero", Tensor::scalar<int64_t>(0));
+  m.initializer("axes", ints({0}));
+  m.initializer("minus_one", ints({-1}));
+  m.node("Shape", {"x"}, {"s"});
+  addAttr(m.node("Gather", {"s", "zero"}, {"d0"}), "axis", 0);
+  m.node("Unsqueeze", {"d0", "axes"}, {"d0_1d"});
+  addAttr(m.node("Concat", {"d0_1d", "minus_one"}, {"target"}), "axis", 0);
+  m.node("Reshape", {"x", "target"}, {"y"}, "view");
+  m.output("y", DType::F32, {2, 12});
+  Graph g = m.import();
+  REQUIRE(graphToString(g) == "graph test {\n"
+                              "  input %x : f32[2,3,4]\n"
+                              "  %y = Reshape(%x : f32[2,3,4], %target : i64[2] = const) : f32[2,12]  "
+                              "// data movement\n"
+                              "  output %y : f32[2,12]\n"
+                              "}\n");
+}
+
+TEST_CASE("Shape and Size fold from the static type", "[onnx][passes]") {
+  Graph g;
+  Value* x = g.addInput("x", {DType::F32, {2, 3, 4, 5}});
+  Node* shape = g.addNode("Shape", {x}, {"s"}, attrs({{"start", 1}, {"end", -1}}));
+  Node* size = g.addNode("Size", {x}, {"n"});
+  Node* a = g.addNode("Add", {shape->output(0), g.addConstant("one", ints({1}))}, {"a"});
+  Node* b = g.addNode("Mul", {size->output(0), g.addConstant("two", Tensor::scalar<int64_t>(2))}, {"b"});
+  g.markOutput(a->output(0));
+  g.markOutput(b->output(0));
+  inferAndFold(g);
+  REQUIRE(g.numNodes() == 2); // the graph outputs keep their nodes
+  REQUIRE(a->input(0)->constant().toInt64Vector() == std::vector<int64_t>{3, 4});
+  REQUIRE(b->input(0)->constant().toInt64Vector() == std::vector<int64_t>{120});
+  REQUIRE(runGraph(g)[0].toInt64Vector() == std::vector<int64_t>{4, 5});
+}
+
+TEST_CASE("folding respects its options", "[onnx][passes]") {
+  auto build = [](Graph& g) {
+    Value* x = g.addInput("x", {DType::F32, {512, 1024}});
+    Node* expand = g.addNode(
+        "Expand",
+        {g.addConstant("row", Tensor::filled(DType::F32, {1024}, 1.0)), g.addConstant("shape", ints({512, 1024}))},
+        {"rows"}, {}, "expand");
+    Node* add = g.addNode("Add", {x, expand->output(0)}, {"y"}, {}, "add");
+    g.markOutput(add->output(0));
+  };
+  SECTION("results over maxFoldBytes stay computed") {
+    Graph g;
+    build(g);
+    inferAndFold(g); // 2 MiB of f32 against 1 MiB
+    REQUIRE(g.numNodes() == 2);
+    REQUIRE(g.findNode("expand")->output(0)->type() == TensorType{DType::F32, {512, 1024}});
+  }
+  SECTION("a larger limit folds them") {
+    Graph g;
+    build(g);
+    inferAndFold(g, {.maxFoldBytes = size_t{4} << 20});
+    REQUIRE(g.numNodes() == 1);
+    REQUIRE(g.nodes()[0]->input(1)->isConstant());
+  }
+  SECTION("without folding only types are inferred") {
+    Graph g;
+    build(g);
+    inferAndFold(g, {.fold = false, .maxFoldBytes = size_t{4} << 20});
+    REQUIRE(g.numNodes() == 2);
+    REQUIRE(g.findNode("add")->output(0)->type() == TensorType{DType::F32, {512, 1024}});
+  }
+}
+
+TEST_CASE("inference errors name the node", "[onnx][passes]") {
+  Graph g;
+  Value* x = g.addInput("x", {DType::F32, {2, 3}});
+  Value* shape = g.addInput("shape", {DType::I64, {1}});
+  g.markOutput(g.addNode("Reshape", {x, shape}, {"y"}, {}, "reshape")->output(0));
+  requireError([&] { inferAndFold(g); }, ErrorKind::DataDependentShape, {"node 'reshape' (Reshape)"});
+}
+
+TEST_CASE("dead code elimination", "[onnx][passes]") {
+  GraphBuilder b("dce");
+  Value* x = b.input("x", DType::F32, {4});
+  b.input("unused_input", DType::F32, {4});
+  b.constant("unused_constant", Tensor::filled(DType::F32, {4}, 1.0));
+  Value* live = b.op("Relu", {x}, {}, "live");
+  Value* dead = b.op("Neg", {x}, {}, "dead");
+  b.op("Relu", {dead}, {}, "dead_user");
+  b.op("Add", {dead, b.constant("dead_bias", Tensor::filled(DType::F32, {4}, 2.0))}, {}, "dead_add");
+  b.output(b.op("Add", {live, b.constant("bias", Tensor::filled(DType::F32, {4}, 3.0))}, {}, "out"));
+  Graph g = b.finish();
+
+  REQUIRE(eliminateDeadCode(g) == 5); // three nodes, two constants
+  verifyGraph(g);
+  std::vector<std::string> names;
+  for (const Node* n : g.nodes()) names.push_back(n->name());
+  REQUIRE(names == std::vector<std::string>{"live", "out"});
+  REQUIRE(g.inputs().size() == 2);
+  REQUIRE(g.findValue("unused_constant") == nullptr);
+  REQUIRE(g.findValue("bias") != nullptr);
+  REQUIRE(eliminateDeadCode(g) == 0);
+}

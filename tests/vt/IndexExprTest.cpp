@@ -1,0 +1,56 @@
+#include "vt/IndexExpr.h"
+
+#include <catch2/catch.hpp>
+#include <random>
+
+using namespace tcx;
+
+namespace {
+IndexExpr x(int d) { return IndexExpr::var(d); }
+} // namespace
+
+TEST_CASE("merging and splitting dimensions simplifies back to the indices", "[indexexpr]") {
+  VarExtents ext{4, 8};
+  IndexExpr linear = x(0) * 8 + x(1);
+  CHECK(IndexExpr::floorDiv(linear, 8, ext) == x(0));
+  CHECK(IndexExpr::mod(linear, 8, ext) == x(1));
+  // Splitting the inner dimension further keeps the outer part affine.
+  CHECK(IndexExpr::floorDiv(linear, 4, ext) == x(0) * 2 + IndexExpr::floorDiv(x(1), 4, ext));
+  CHECK(IndexExpr::mod(linear, 4, ext) == IndexExpr::mod(x(1), 4, ext));
+  // Dividing past the whole range gives zero; nested divisions fold.
+  CHECK(IndexExpr::floorDiv(linear, 32, ext) == IndexExpr(0));
+  CHECK(IndexExpr::floorDiv(IndexExpr::floorDiv(x(1), 2, ext), 2, ext) == IndexExpr::floorDiv(x(1), 4, ext));
+}
+
+TEST_CASE("index expressions evaluate like the arithmetic they stand for", "[indexexpr]") {
+  // Random compositions checked against direct evaluation.
+  VarExtents ext{3, 5, 7};
+  std::mt19937 rng(1);
+  for (int trial = 0; trial < 200; ++trial) {
+    int64_t a = rng() % 9 + 1, b = rng() % 5 + 1, c = rng() % 13, k = rng() % 6 + 1, m = rng() % 6 + 1;
+    IndexExpr e = x(0) * a + x(1) * b + x(2) + c;
+    IndexExpr d = IndexExpr::floorDiv(e, k, ext);
+    IndexExpr r = IndexExpr::mod(IndexExpr::floorDiv(e, m, ext), k, ext);
+    for (int64_t i = 0; i < 3; ++i)
+      for (int64_t j = 0; j < 5; ++j)
+        for (int64_t l = 0; l < 7; ++l) {
+          int64_t vars[] = {i, j, l};
+          int64_t v = i * a + j * b + l + c;
+          REQUIRE(d.evaluate(vars) == v / k);
+          REQUIRE(r.evaluate(vars) == (v / m) % k);
+          Interval range = d.range(ext);
+          REQUIRE(range.lo <= v / k);
+          REQUIRE(v / k <= range.hi);
+        }
+  }
+}
+
+TEST_CASE("index expressions print as C with parenthesised atoms", "[indexexpr]") {
+  VarExtents ext{32};
+  IndexExpr e = IndexExpr::floorDiv(x(0), 4, ext) * 128 + 5;
+  CHECK(e.toString({"h"}, ext) == "128 * (h / 4) + 5");
+  CHECK((x(0) * 2 - 3).toString() == "2 * x0 - 3");
+  CHECK(e.nonAffinePart().mentions(0));
+  CHECK(e.coefficientOf(0) == 0);
+  CHECK_FALSE(e.isAffine());
+}

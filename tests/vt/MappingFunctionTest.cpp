@@ -1,0 +1,91 @@
+#include "vt/Contiguity.h"
+#include "vt/MappingFunction.h"
+#include "vt/RowWalker.h"
+
+#include <catch2/catch.hpp>
+
+using namespace tcx;
+
+namespace {
+
+// The GQA key path of a Llama decode step: cache [B,S,KV,D] -> Unsqueeze(3)
+// -> Expand(rep) -> Reshape [B,S,H,D] -> Transpose(0,2,3,1) = [B,H,D,S].
+MappingFunction gqaKeys(int64_t b, int64_t s, int64_t kv, int64_t rep, int64_t d) {
+  Shape cache{b, s, kv, d}, unsq{b, s, kv, 1, d}, expanded{b, s, kv, rep, d}, heads{b, s, kv * rep, d}, kT{b, kv * rep, d, s};
+  auto unsqueeze = MappingFunction::reshape(unsq, cache);
+  std::vector<std::vector<int64_t>> eye(5, std::vector<int64_t>(5, 0));
+  for (int i : {0, 1, 2, 4}) eye[i][i] = 1;
+  auto expand = MappingFunction::affine(expanded, unsq, eye, {0, 0, 0, 0, 0});
+  auto reshape = MappingFunction::reshape(heads, expanded);
+  auto transpose = MappingFunction::affine(kT, heads, {{1, 0, 0, 0}, {0, 0, 0, 1}, {0, 1, 0, 0}, {0, 0, 1, 0}}, {0, 0, 0, 0});
+  return transpose.composeSource(0, reshape).composeSource(1, expand).composeSource(2, unsqueeze).composeSource(3,
+                                                                                                              MappingFunction::identity(cache));
+}
+
+} // namespace
+
+TEST_CASE("composing GQA's data movement gives one mapping onto the cache", "[mapping]") {
+  MappingFunction f = gqaKeys(2, 6, 2, 4, 3);
+  REQUIRE(f.pieces().size() == 1);
+  // kT[b, h, d, s] = cache[b, s, h / 4, d]
+  const Shape& src = f.sourceShapes()[f.pieces()[0].source];
+  for (int64_t b = 0; b < 2; ++b)
+    for (int64_t h = 0; h < 8; ++h)
+      for (int64_t d = 0; d < 3; ++d)
+        for (int64_t s = 0; s < 6; ++s) {
+          int64_t x[] = {b, h, d, s};
+          auto t = f.evaluate(x);
+          REQUIRE(t.offset == ((b * src[1] + s) * src[2] + h / 4) * src[3] + d);
+        }
+  // The index-dependent bias is the head division; the last dimension has
+  // stride KV*D, so the logical order is not contiguous at all (Type II).
+  Contiguity c = analyzeContiguity(f, 2);
+  CHECK(c.minContiguousDim == 4);
+  CHECK_FALSE(c.full);
+}
+
+TEST_CASE("split outputs are contiguous along axis 0 and strided along others", "[mapping][contiguity]") {
+  // Output 1 of Split([4, 6], axis 0) over input [10, 8]: Type I (VTC 4.4).
+  auto axis0 = MappingFunction::affine({6, 8}, {10, 8}, {{1, 0}, {0, 1}}, {4, 0});
+  Contiguity c0 = analyzeContiguity(axis0, 4);
+  CHECK(c0.full);
+  CHECK(opportunityType(c0) == OpportunityType::TypeI);
+  // Split along axis 1: runs of 6 elements (24 bytes) are below 128 bytes.
+  auto axis1 = MappingFunction::affine({10, 6}, {10, 8}, {{1, 0}, {0, 1}}, {0, 2});
+  Contiguity c1 = analyzeContiguity(axis1, 4);
+  CHECK(c1.minContiguousDim == 1);
+  CHECK(c1.runElements == 6);
+  CHECK_FALSE(c1.partial);
+  CHECK(analyzeContiguity(MappingFunction::affine({16, 64}, {16, 128}, {{1, 0}, {0, 1}}, {0, 64}), 4).partial);
+}
+
+TEST_CASE("piecewise mappings cover once and walk row by row", "[mapping][rowwalker]") {
+  // Concat of [2,3] and [2,5] along axis 1, as a mapping of the output.
+  MappingFunction f({2, 8}, {{2, 3}, {2, 5}});
+  MappingPiece a, b;
+  a.where = {{IndexExpr::var(1), 0, 3}};
+  a.source = 0;
+  a.index = {IndexExpr::var(0), IndexExpr::var(1)};
+  b.where = {{IndexExpr::var(1), 3, 8}};
+  b.source = 1;
+  b.index = {IndexExpr::var(0), IndexExpr::var(1) - 3};
+  f.addPiece(a);
+  f.addPiece(b);
+  CHECK(f.coversExactlyOnce());
+  RowWalker walker(f);
+  int rows = 0;
+  walker.forEachRow([&](int64_t row, const std::vector<int64_t>&, const std::vector<RowSegment>& segs) {
+    REQUIRE(segs.size() == 2);
+    CHECK(segs[0].lo == 0);
+    CHECK(segs[0].hi == 3);
+    CHECK(segs[0].base == row * 3);
+    CHECK(segs[1].lo == 3);
+    CHECK(segs[1].hi == 8);
+    CHECK(segs[1].base + segs[1].stride * 3 == row * 5);
+    ++rows;
+  });
+  CHECK(rows == 2);
+  MappingFunction gap({2, 8}, {{2, 3}});
+  gap.addPiece(a);
+  CHECK_FALSE(gap.coversExactlyOnce());
+}
