@@ -13,3 +13,6 @@ build/app/tcx/tcx info "$sample"
 echo
 echo "== tcx run $sample"
 build/app/tcx/tcx run "$sample"
+echo
+echo "== tcx optimize $sample"
+build/app/tcx/tcx optimize "$sample"

@@ -52,12 +52,12 @@ std::filesystem::path resolve(const std::string& baseDir, const std::string& loc
 
 } // namespace
 
-void readExternalData(const onnx::TensorProto& proto, const std::string& baseDir, std::span<std::byte> dst) {
+Tensor readExternalData(const onnx::TensorProto& proto, const std::string& baseDir, TensorType type) {
   ExternalLocation loc = parseLocation(proto);
   std::filesystem::path path = resolve(baseDir, loc.location);
-  uint64_t length = loc.length.value_or(dst.size());
-  TCX_CHECK(length == dst.size(), ErrorKind::InvalidModel,
-            "external data length {} does not match the tensor's {} bytes", length, dst.size());
+  uint64_t length = loc.length.value_or(type.byteSize());
+  TCX_CHECK(length == type.byteSize(), ErrorKind::InvalidModel,
+            "external data length {} does not match the tensor's {} bytes", length, type.byteSize());
 
   std::ifstream in(path, std::ios::binary);
   std::error_code ec;
@@ -69,10 +69,12 @@ void readExternalData(const onnx::TensorProto& proto, const std::string& baseDir
             "external data file '{}' is too short: the tensor needs bytes [{}, {}) but the file has {}", path.string(),
             loc.offset, loc.offset + length, fileSize);
 
+  Tensor t(std::move(type));
   in.seekg(static_cast<std::streamoff>(loc.offset));
-  in.read(reinterpret_cast<char*>(dst.data()), static_cast<std::streamsize>(length));
+  in.read(reinterpret_cast<char*>(t.raw()), static_cast<std::streamsize>(length));
   TCX_CHECK(in && static_cast<uint64_t>(in.gcount()) == length, ErrorKind::Io,
             "cannot read {} bytes at offset {} of external data file '{}'", length, loc.offset, path.string());
+  return t;
 }
 
 } // namespace tcx

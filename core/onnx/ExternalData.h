@@ -2,8 +2,8 @@
 // Tensor data stored outside the model file (TensorProto data_location
 // EXTERNAL), as large models are saved.
 
-#include <cstddef>
-#include <span>
+#include "ir/Tensor.h"
+
 #include <string>
 
 namespace onnx {
@@ -12,9 +12,9 @@ class TensorProto;
 
 namespace tcx {
 
-// Reads the bytes of `proto`'s external data into `dst`, which has the
-// tensor's exact byte size. The location must stay inside `baseDir`; the
-// offset and length are checked against the file and the tensor.
-void readExternalData(const onnx::TensorProto& proto, const std::string& baseDir, std::span<std::byte> dst);
+// Reads the external data of `proto`, a tensor of `type`. The location must
+// stay inside `baseDir`; the offset and length are checked against the file
+// and the type before the tensor is allocated.
+Tensor readExternalData(const onnx::TensorProto& proto, const std::string& baseDir, TensorType type);
 
 } // namespace tcx

@@ -27,7 +27,7 @@ void normalizeBools(Tensor& t) {
 }
 
 // Converts one value of a typed field to the storage type T.
-template <typename T, typename Field> T fromField(Field v) {
+template <typename T, typename Field> T convertValue(Field v) {
   if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
     T out;
     out.bits = static_cast<uint16_t>(v); // int32_data carries the raw 16 bits
@@ -40,23 +40,25 @@ template <typename T, typename Field> T fromField(Field v) {
 }
 
 template <typename T, typename Field>
-void copyField(const google::protobuf::RepeatedField<Field>& field, const char* fieldName, Tensor& t) {
-  TCX_CHECK(field.size() == t.numElements(), ErrorKind::InvalidModel, "{} has {} values for {} elements", fieldName,
-            field.size(), t.type().toString());
+Tensor fromField(const google::protobuf::RepeatedField<Field>& field, const char* fieldName, TensorType type) {
+  TCX_CHECK(field.size() == type.numElements(), ErrorKind::InvalidModel, "{} has {} values for {} elements", fieldName,
+            field.size(), type.toString());
+  Tensor t(std::move(type));
   std::span<T> out = t.data<T>();
-  for (int i = 0; i < field.size(); ++i) out[i] = fromField<T>(field.Get(i));
+  for (int i = 0; i < field.size(); ++i) out[i] = convertValue<T>(field.Get(i));
+  return t;
 }
 
-void copyTypedField(const onnx::TensorProto& proto, Tensor& t) {
-  dispatchDType(t.dtype(), [&]<typename T>() {
+Tensor fromTypedField(const onnx::TensorProto& proto, TensorType type) {
+  return dispatchDType(type.dtype, [&]<typename T>() {
     if constexpr (std::is_same_v<T, float>)
-      copyField<T>(proto.float_data(), "float_data", t);
+      return fromField<T>(proto.float_data(), "float_data", std::move(type));
     else if constexpr (std::is_same_v<T, double>)
-      copyField<T>(proto.double_data(), "double_data", t);
+      return fromField<T>(proto.double_data(), "double_data", std::move(type));
     else if constexpr (std::is_same_v<T, int64_t>)
-      copyField<T>(proto.int64_data(), "int64_data", t);
+      return fromField<T>(proto.int64_data(), "int64_data", std::move(type));
     else
-      copyField<T>(proto.int32_data(), "int32_data", t);
+      return fromField<T>(proto.int32_data(), "int32_data", std::move(type));
   });
 }
 
@@ -67,8 +69,7 @@ Tensor tensorFromProtoUnnamed(const onnx::TensorProto& proto, const std::string&
       checkedTensorType(dtypeOfElemType(proto.data_type()), Shape(proto.dims().begin(), proto.dims().end()));
   size_t bytes = type.byteSize();
   if (proto.data_location() == onnx::TensorProto::EXTERNAL) {
-    Tensor t(std::move(type));
-    readExternalData(proto, baseDir, {t.raw(), bytes});
+    Tensor t = readExternalData(proto, baseDir, std::move(type));
     normalizeBools(t);
     return t;
   }
@@ -80,9 +81,7 @@ Tensor tensorFromProtoUnnamed(const onnx::TensorProto& proto, const std::string&
     normalizeBools(t);
     return t;
   }
-  Tensor t(std::move(type));
-  copyTypedField(proto, t);
-  return t;
+  return fromTypedField(proto, std::move(type));
 }
 
 } // namespace

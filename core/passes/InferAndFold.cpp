@@ -25,11 +25,24 @@ Tensor evaluateFromOperandType(const Node& node) {
   return Tensor::fromVector<int64_t>({end - start}, dims);
 }
 
+// Whether `type` takes more than `limit` bytes, computed so that it cannot
+// overflow whatever shape inference came up with.
+bool largerThan(const TensorType& type, size_t limit) {
+  if (std::find(type.shape.begin(), type.shape.end(), 0) != type.shape.end()) return false;
+  uint64_t fitting = limit / dtypeSize(type.dtype);
+  uint64_t count = 1;
+  for (int64_t d : type.shape) {
+    if (count > fitting / static_cast<uint64_t>(d)) return true;
+    count *= static_cast<uint64_t>(d);
+  }
+  return false;
+}
+
 bool isFoldable(const Node& node, const FoldOptions& options) {
   for (const Value* out : node.outputs()) {
     if (out->isGraphOutput()) return false;
     // A Constant node's value is in the graph already: folding it costs nothing.
-    if (node.opType() != "Constant" && out->type().byteSize() > options.maxFoldBytes) return false;
+    if (node.opType() != "Constant" && largerThan(out->type(), options.maxFoldBytes)) return false;
   }
   if (readsOnlyOperandType(node)) return true;
   return std::all_of(node.inputs().begin(), node.inputs().end(),

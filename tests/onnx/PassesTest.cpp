@@ -119,6 +119,15 @@ TEST_CASE("folding respects its options", "[onnx][passes]") {
   }
 }
 
+TEST_CASE("results too large to count are left alone", "[onnx][passes]") {
+  Graph g;
+  Node* fill = g.addNode("ConstantOfShape", {g.addConstant("shape", ints({int64_t{1} << 40, int64_t{1} << 40}))},
+                         {"huge"}, {}, "fill");
+  g.markOutput(g.addNode("Identity", {fill->output(0)}, {"y"}, {}, "identity")->output(0));
+  inferAndFold(g);
+  REQUIRE(g.numNodes() == 2);
+}
+
 TEST_CASE("inference errors name the node", "[onnx][passes]") {
   Graph g;
   Value* x = g.addInput("x", {DType::F32, {2, 3}});

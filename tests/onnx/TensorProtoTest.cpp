@@ -112,6 +112,8 @@ TEST_CASE("malformed tensors", "[onnx][tensor]") {
   // Checked before anything is allocated.
   onnx::TensorProto huge = proto(onnx::TensorProto::FLOAT, {int64_t{1} << 40, int64_t{1} << 40});
   requireError([&] { tensorFromProto(huge, ""); }, ErrorKind::InvalidModel, {"too large"});
+  onnx::TensorProto noData = proto(onnx::TensorProto::FLOAT, {int64_t{1} << 40});
+  requireError([&] { tensorFromProto(noData, ""); }, ErrorKind::InvalidModel, {"float_data has 0 values"});
   onnx::TensorProto large = proto(onnx::TensorProto::FLOAT, {int64_t{1} << 40});
   large.set_raw_data("abcd");
   requireError([&] { tensorFromProto(large, ""); }, ErrorKind::InvalidModel, {"raw_data has 4 bytes"});
@@ -163,6 +165,11 @@ TEST_CASE("external data", "[onnx][tensor]") {
                  {"is too short"});
     requireError([&] { tensorFromProto(external("weights.bin", "100", ""), base); }, ErrorKind::InvalidModel,
                  {"is too short"});
+  }
+  SECTION("a huge tensor is checked against the file before it is allocated") {
+    onnx::TensorProto huge = external("weights.bin", "0", "");
+    huge.set_dims(0, int64_t{1} << 40);
+    requireError([&] { tensorFromProto(huge, base); }, ErrorKind::InvalidModel, {"is too short"});
   }
   SECTION("a length that does not match the tensor") {
     requireError([&] { tensorFromProto(external("weights.bin", "0", "16"), base); }, ErrorKind::InvalidModel,

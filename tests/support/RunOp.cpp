@@ -30,21 +30,15 @@ Tensor runOp1(const std::string& opType, const std::vector<Tensor>& inputs, Attr
   return runOp(opType, inputs, std::move(attributes), 1).front();
 }
 
-bool allClose(const Tensor& actual, const Tensor& expected, double rtol, double atol, std::string* why) {
-  auto fail = [&](std::string msg) {
-    if (why) *why = std::move(msg);
-    return false;
-  };
+std::string mismatch(const Tensor& actual, const Tensor& expected, double rtol, double atol) {
   if (actual.type() != expected.type())
-    return fail(fmt::format("type {} != expected {}", actual.type().toString(), expected.type().toString()));
+    return fmt::format("type {} != expected {}", actual.type().toString(), expected.type().toString());
   for (int64_t i = 0; i < actual.numElements(); ++i) {
     double a = actual.elementAsDouble(i), e = expected.elementAsDouble(i);
-    if (std::isnan(a) && std::isnan(e)) continue;
-    if (a == e) continue; // also covers equal infinities
-    if (!(std::fabs(a - e) <= atol + rtol * std::fabs(e)))
-      return fail(fmt::format("element {}: {} != expected {}", i, a, e));
+    if ((std::isnan(a) && std::isnan(e)) || a == e) continue; // equal infinities too
+    if (!(std::fabs(a - e) <= atol + rtol * std::fabs(e))) return fmt::format("element {}: {} != expected {}", i, a, e);
   }
-  return true;
+  return {};
 }
 
 } // namespace tcx::test

@@ -20,17 +20,19 @@ std::vector<Tensor> runOp(const std::string& opType, const std::vector<Tensor>& 
 Tensor runOp1(const std::string& opType, const std::vector<Tensor>& inputs, AttrMap attrs = {});
 
 // Element-wise comparison as doubles with |a-b| <= atol + rtol*|b| (NaN
-// equals NaN); on mismatch, a message naming the first bad element.
-bool allClose(const Tensor& actual, const Tensor& expected, double rtol = 1e-5, double atol = 1e-6,
-              std::string* why = nullptr);
+// equals NaN): empty when the tensors match, else what differs first.
+std::string mismatch(const Tensor& actual, const Tensor& expected, double rtol = 1e-5, double atol = 1e-6);
+inline bool allClose(const Tensor& actual, const Tensor& expected, double rtol = 1e-5, double atol = 1e-6) {
+  return mismatch(actual, expected, rtol, atol).empty();
+}
 
 } // namespace tcx::test
 
-// REQUIRE that two tensors have the same type and close values.
+// REQUIRE that two tensors have the same type and close values; optional
+// rtol and atol follow.
 #define REQUIRE_CLOSE(actual, expected, ...)                                                                           \
   do {                                                                                                                 \
-    std::string why_;                                                                                                  \
-    bool ok_ = ::tcx::test::allClose((actual), (expected) __VA_OPT__(, ) __VA_ARGS__, &why_);                          \
+    std::string why_ = ::tcx::test::mismatch((actual), (expected)__VA_OPT__(, ) __VA_ARGS__);                          \
     INFO(why_);                                                                                                        \
-    REQUIRE(ok_);                                                                                                      \
+    REQUIRE(why_.empty());                                                                                             \
   } while (false)

@@ -31,13 +31,15 @@ template <typename T> void runAveragePool(KernelContext& ctx) {
       const int64_t id = w[0].start + kd * p.dilations[0];
       for (int64_t kh = w[1].first; kh < w[1].last; ++kh) {
         const T* row = src + (id * in[1] + w[1].start + kh * p.dilations[1]) * in[2];
-        for (int64_t kw = w[2].first; kw < w[2].last; ++kw) sum += static_cast<C>(row[w[2].start + kw * p.dilations[2]]);
+        for (int64_t kw = w[2].first; kw < w[2].last; ++kw)
+          sum += static_cast<C>(row[w[2].start + kw * p.dilations[2]]);
       }
     }
     int64_t count = 1;
     for (int d = 0; d < 3; ++d)
-      count *= includePad ? tapRange(w[d].start, p.kernel[d], p.dilations[d], -p.padsBegin[d], in[d] + p.padsEnd[d]).size()
-                          : w[d].size();
+      count *= includePad
+                   ? tapRange(w[d].start, p.kernel[d], p.dilations[d], -p.padsBegin[d], in[d] + p.padsEnd[d]).size()
+                   : w[d].size();
     // A window entirely in the padding averages nothing: NaN, as 0 / 0.
     y[o] = static_cast<T>(sum / static_cast<C>(count));
   });

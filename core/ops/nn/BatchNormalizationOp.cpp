@@ -22,8 +22,7 @@ void inferBatchNorm(InferContext& ctx) {
             "running_mean and running_var are outputs of training mode only");
   const TensorType& x = ctx.inputType(0);
   FloatTypes::check(x.dtype, "X");
-  TCX_CHECK(x.rank() >= 2, ErrorKind::ShapeInference, "X must have shape [N, C, ...], got {}",
-            shapeToString(x.shape));
+  TCX_CHECK(x.rank() >= 2, ErrorKind::ShapeInference, "X must have shape [N, C, ...], got {}", shapeToString(x.shape));
   for (size_t i = 1; i < 5; ++i) {
     const TensorType& t = ctx.inputType(i);
     FloatTypes::check(t.dtype, kParamNames[i - 1]);

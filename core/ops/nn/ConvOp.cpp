@@ -39,13 +39,13 @@ ConvPlan planConv(const Shape& x, const Shape& w, const AttrMap& attrs) {
   TCX_CHECK(w[1] * p.group == p.channels, ErrorKind::ShapeInference,
             "W {} expects {} channels per group, but X has {} channels in {} groups", shapeToString(w), w[1],
             p.channels, p.group);
-  TCX_CHECK(p.filters % p.group == 0, ErrorKind::ShapeInference, "{} filters are not divisible by group {}",
-            p.filters, p.group);
+  TCX_CHECK(p.filters % p.group == 0, ErrorKind::ShapeInference, "{} filters are not divisible by group {}", p.filters,
+            p.group);
 
   const WindowAttrs window = readWindowAttrs(attrs, static_cast<int64_t>(inSize.size()), {w.begin() + 2, w.end()});
   const WindowPlacement place = placeWindow(window, inSize);
-  p.patches = {p.channels / p.group,       toDims3(inSize, 1),           toDims3(place.outputSize, 1),
-               toDims3(window.kernel, 1), toDims3(window.strides, 1), toDims3(window.dilations, 1),
+  p.patches = {p.channels / p.group,       toDims3(inSize, 1),         toDims3(place.outputSize, 1),
+               toDims3(window.kernel, 1),  toDims3(window.strides, 1), toDims3(window.dilations, 1),
                toDims3(place.padsBegin, 0)};
   p.output = {p.batch, p.filters};
   p.output.insert(p.output.end(), place.outputSize.begin(), place.outputSize.end());
@@ -61,8 +61,8 @@ void inferConv(InferContext& ctx) {
   const ConvPlan p = planConv(x.shape, w.shape, ctx.attrs());
   if (ctx.hasInput(2)) {
     const TensorType& b = ctx.inputType(2);
-    TCX_CHECK(b.dtype == x.dtype && b.shape == Shape{p.filters}, ErrorKind::ShapeInference,
-              "B must be {}[{}], got {}", dtypeName(x.dtype), p.filters, b.toString());
+    TCX_CHECK(b.dtype == x.dtype && b.shape == Shape{p.filters}, ErrorKind::ShapeInference, "B must be {}[{}], got {}",
+              dtypeName(x.dtype), p.filters, b.toString());
   }
   ctx.setOutputType(0, {x.dtype, p.output});
 }

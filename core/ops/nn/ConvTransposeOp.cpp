@@ -91,8 +91,8 @@ void inferConvTranspose(InferContext& ctx) {
   const ConvTransposePlan p = planConvTranspose(x.shape, w.shape, ctx.attrs());
   if (ctx.hasInput(2)) {
     const TensorType& b = ctx.inputType(2);
-    TCX_CHECK(b.dtype == x.dtype && b.shape == Shape{p.filters}, ErrorKind::ShapeInference,
-              "B must be {}[{}], got {}", dtypeName(x.dtype), p.filters, b.toString());
+    TCX_CHECK(b.dtype == x.dtype && b.shape == Shape{p.filters}, ErrorKind::ShapeInference, "B must be {}[{}], got {}",
+              dtypeName(x.dtype), p.filters, b.toString());
   }
   ctx.setOutputType(0, {x.dtype, p.output});
 }

@@ -1,5 +1,6 @@
 #include "ops/nn/Gemm.h"
 
+#include "ops/nn/MatVec.h"
 #include "ops/nn/MicroKernel.h"
 #include "ops/nn/Pack.h"
 #include "ops/nn/Parallel.h"
@@ -30,70 +31,19 @@ Range chunkOf(int64_t total, int64_t unit, int64_t chunk, int64_t chunks) {
   return {std::min(total, units * chunk / chunks * unit), std::min(total, units * (chunk + 1) / chunks * unit)};
 }
 
-// Per-thread scratch: packed panels and the converted vector operand.
+// Per-thread scratch: packed panels, the converted vector operand and a
+// contiguous stand-in for a strided result vector.
 template <typename Acc> struct Workspace {
   std::vector<Acc> aPanel;
   std::vector<Acc> bPanel;
   std::vector<Acc> vector;
+  std::vector<Acc> result;
 };
-
-template <typename Acc, typename T> Acc dotProduct(const Acc* x, const T* p, int64_t stride, int64_t k) {
-  if (stride != 1) {
-    Acc sum = 0;
-    for (int64_t i = 0; i < k; ++i) sum += x[i] * static_cast<Acc>(p[i * stride]);
-    return sum;
-  }
-  // Independent partial sums let the compiler vectorise the reduction.
-  constexpr int64_t kLanes = 8;
-  Acc partial[kLanes] = {};
-  int64_t i = 0;
-  for (; i + kLanes <= k; i += kLanes)
-    for (int64_t l = 0; l < kLanes; ++l) partial[l] += x[i + l] * static_cast<Acc>(p[i + l]);
-  Acc sum = 0;
-  for (int64_t l = 0; l < kLanes; ++l) sum += partial[l];
-  for (; i < k; ++i) sum += x[i] * static_cast<Acc>(p[i]);
-  return sum;
-}
-
-// y[j * yStride] += sum_k x[k] * B(k, j) for j in [0, n): a matrix-vector
-// product, which reads each element of B once and so streams it unpacked.
-template <typename Acc, typename T>
-void matVec(int64_t k, int64_t n, const Acc* x, const StridedMatrix<T>& b, Acc* y, int64_t yStride,
-            std::vector<Acc>& scratch) {
-  if (b.colStride != 1) {
-    for (int64_t j = 0; j < n; ++j) y[j * yStride] += dotProduct(x, b.data + j * b.colStride, b.rowStride, k);
-    return;
-  }
-  // Rows of B are contiguous: accumulate x[k] * row k into a contiguous y,
-  // four rows at a time to cut the loads and stores of y.
-  Acc* out = y;
-  if (yStride != 1) {
-    scratch.assign(static_cast<size_t>(n), Acc(0));
-    out = scratch.data();
-  }
-  int64_t i = 0;
-  for (; i + 4 <= k; i += 4) {
-    const T* r0 = b.data + i * b.rowStride;
-    const T* r1 = r0 + b.rowStride;
-    const T* r2 = r1 + b.rowStride;
-    const T* r3 = r2 + b.rowStride;
-    const Acc x0 = x[i], x1 = x[i + 1], x2 = x[i + 2], x3 = x[i + 3];
-    for (int64_t j = 0; j < n; ++j)
-      out[j] += x0 * static_cast<Acc>(r0[j]) + x1 * static_cast<Acc>(r1[j]) + x2 * static_cast<Acc>(r2[j]) +
-                x3 * static_cast<Acc>(r3[j]);
-  }
-  for (; i < k; ++i) {
-    const T* r = b.data + i * b.rowStride;
-    for (int64_t j = 0; j < n; ++j) out[j] += x[i] * static_cast<Acc>(r[j]);
-  }
-  if (yStride != 1)
-    for (int64_t j = 0; j < n; ++j) y[j * yStride] += out[j];
-}
 
 // A (rows, cols) block of one product with a single row or column of C.
 template <typename T>
-void vectorProduct(GemmShape shape, GemmAcc<T> alpha, const GemmOperands<T>& op, const StridedMatrix<T>& b,
-                   Range rows, Range cols, Workspace<GemmAcc<T>>& ws) {
+void vectorProduct(GemmShape shape, GemmAcc<T> alpha, const GemmOperands<T>& op, const StridedMatrix<T>& b, Range rows,
+                   Range cols, Workspace<GemmAcc<T>>& ws) {
   using Acc = GemmAcc<T>;
   // One column of C is C^T = B^T A^T, a row times a matrix.
   const bool row = shape.m == 1;
@@ -104,8 +54,7 @@ void vectorProduct(GemmShape shape, GemmAcc<T> alpha, const GemmOperands<T>& op,
   for (int64_t i = 0; i < shape.k; ++i) ws.vector[i] = alpha * static_cast<Acc>(vec.data[i * vec.colStride]);
   const StridedMatrix<T> part{mat.data + range.begin * mat.colStride, mat.rowStride, mat.colStride};
   Acc* y = row ? op.c + range.begin : op.c + range.begin * op.ldc;
-  std::vector<Acc> scratch;
-  matVec(shape.k, range.end - range.begin, ws.vector.data(), part, y, row ? 1 : op.ldc, scratch);
+  detail::matVec(shape.k, range.end - range.begin, ws.vector.data(), part, y, row ? 1 : op.ldc, ws.result);
 }
 
 // A (rows, cols) block of one product, through packed panels.
@@ -141,7 +90,8 @@ void runBatch(GemmShape shape, GemmAcc<T> alpha, int64_t batch,
   const int64_t threads = maxThreads();
   const int64_t chunks = batch % threads == 0 || batch >= 8 * threads ? 1 : threads;
   const bool splitCols = (shape.n + Kernel::NR - 1) / Kernel::NR >= (shape.m + Kernel::MR - 1) / Kernel::MR;
-  const double costPerTask = 2.0 * static_cast<double>(shape.m * shape.n * shape.k) / static_cast<double>(chunks);
+  const double costPerTask = 2.0 * static_cast<double>(shape.m) * static_cast<double>(shape.n) *
+                             static_cast<double>(shape.k) / static_cast<double>(chunks);
   parallelFor(batch * chunks, costPerTask, [&](int64_t begin, int64_t end) {
     Workspace<GemmAcc<T>> ws;
     for (int64_t task = begin; task < end; ++task) {
@@ -162,8 +112,7 @@ void runBatch(GemmShape shape, GemmAcc<T> alpha, int64_t batch,
 } // namespace
 
 template <typename T>
-void gemm(GemmShape shape, GemmAcc<T> alpha, int64_t batch,
-          const std::function<GemmOperands<T>(int64_t)>& operandsOf) {
+void gemm(GemmShape shape, GemmAcc<T> alpha, int64_t batch, const std::function<GemmOperands<T>(int64_t)>& operandsOf) {
   if (batch <= 0 || shape.m <= 0 || shape.n <= 0 || shape.k <= 0) return;
 #if defined(__x86_64__)
   if constexpr (std::is_floating_point_v<GemmAcc<T>>)

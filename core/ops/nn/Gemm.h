@@ -34,9 +34,9 @@ template <typename T> struct StridedMatrix {
 // The operands of one product of a batch. C is row-major with row stride
 // ldc; the product is added to what it holds.
 template <typename T> struct GemmOperands {
-  StridedMatrix<T> a;                                 // M x K
-  std::variant<StridedMatrix<T>, PatchMatrix<T>> b;   // K x N
-  GemmAcc<T>* c = nullptr;                            // M x N
+  StridedMatrix<T> a;                               // M x K
+  std::variant<StridedMatrix<T>, PatchMatrix<T>> b; // K x N
+  GemmAcc<T>* c = nullptr;                          // M x N
   int64_t ldc = 0;
 };
 
@@ -50,7 +50,6 @@ struct GemmShape {
 // operandsOf(b) returns (called from worker threads, so it must be pure).
 // Products of the same batch must not share C.
 template <typename T>
-void gemm(GemmShape shape, GemmAcc<T> alpha, int64_t batch,
-          const std::function<GemmOperands<T>(int64_t)>& operandsOf);
+void gemm(GemmShape shape, GemmAcc<T> alpha, int64_t batch, const std::function<GemmOperands<T>(int64_t)>& operandsOf);
 
 } // namespace tcx::nn

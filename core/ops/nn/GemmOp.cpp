@@ -72,16 +72,15 @@ template <typename T> void runGemm(KernelContext& ctx) {
     const Tensor& c = ctx.input(2);
     const T* src = c.data<T>().data();
     const std::vector<int64_t> strides = broadcastStrides(c.shape(), y);
-    stridedLoop<1>(y, {strides.data()}, [&](const std::array<int64_t, 1>& o) {
-      *out++ = beta * static_cast<Acc>(src[o[0]]);
-    });
+    stridedLoop<1>(y, {strides.data()},
+                   [&](const std::array<int64_t, 1>& o) { *out++ = beta * static_cast<Acc>(src[o[0]]); });
     out = acc.data();
   }
   // A stored [K, M] (transA) has A'(i, k) at k * M + i.
-  const StridedMatrix<T> ma = d.transA ? StridedMatrix<T>{a.data<T>().data(), 1, d.gemm.m}
-                                       : StridedMatrix<T>{a.data<T>().data(), d.gemm.k, 1};
-  const StridedMatrix<T> mb = d.transB ? StridedMatrix<T>{b.data<T>().data(), 1, d.gemm.k}
-                                       : StridedMatrix<T>{b.data<T>().data(), d.gemm.n, 1};
+  const StridedMatrix<T> ma =
+      d.transA ? StridedMatrix<T>{a.data<T>().data(), 1, d.gemm.m} : StridedMatrix<T>{a.data<T>().data(), d.gemm.k, 1};
+  const StridedMatrix<T> mb =
+      d.transB ? StridedMatrix<T>{b.data<T>().data(), 1, d.gemm.k} : StridedMatrix<T>{b.data<T>().data(), d.gemm.n, 1};
   gemm<T>(d.gemm, alpha, 1, [&](int64_t) { return GemmOperands<T>{ma, mb, out, d.gemm.n}; });
   acc.finish();
 }
@@ -94,10 +93,8 @@ OpDef gemmOp() {
   def.opClass = OpClass::Contraction;
   def.minInputs = 2;
   def.maxInputs = 3;
-  def.attributes = {{"alpha", AttrKind::Float},
-                    {"beta", AttrKind::Float},
-                    {"transA", AttrKind::Int},
-                    {"transB", AttrKind::Int}};
+  def.attributes = {
+      {"alpha", AttrKind::Float}, {"beta", AttrKind::Float}, {"transA", AttrKind::Int}, {"transB", AttrKind::Int}};
   def.infer = inferGemm;
   def.kernel = [](KernelContext& ctx) {
     ContractionTypes::dispatch(ctx.input(0).dtype(), [&]<typename T>() { runGemm<T>(ctx); });

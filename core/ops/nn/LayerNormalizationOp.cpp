@@ -27,15 +27,13 @@ LayerNormDims layerNormDims(const Shape& x, const AttrMap& attrs) {
   const int64_t rank = static_cast<int64_t>(x.size());
   TCX_CHECK(rank >= 1, ErrorKind::ShapeInference, "X must not be a scalar");
   const int64_t axis = attrs.getInt("axis", -1);
-  TCX_CHECK(axis >= -rank && axis < rank, ErrorKind::ShapeInference, "axis {} is out of range for rank {}", axis,
-            rank);
+  TCX_CHECK(axis >= -rank && axis < rank, ErrorKind::ShapeInference, "axis {} is out of range for rank {}", axis, rank);
   LayerNormDims d;
   d.axis = axis < 0 ? axis + rank : axis;
   d.normalized.assign(x.begin() + d.axis, x.end());
+  d.rows = numElements({x.begin(), x.begin() + d.axis});
   d.statistics = x;
-  for (int64_t i = 0; i < rank; ++i)
-    if (i >= d.axis) d.statistics[i] = 1;
-    else d.rows *= x[i];
+  std::fill(d.statistics.begin() + d.axis, d.statistics.end(), 1);
   return d;
 }
 
@@ -77,7 +75,8 @@ template <typename T> void runLayerNorm(KernelContext& ctx) {
   const double epsilon = ctx.attrs().getFloat("epsilon", 1e-5f);
   const int64_t n = numElements(d.normalized);
   const std::vector<float> scale = expandTo<T>(ctx.input(1), d.normalized);
-  const std::vector<float> bias = ctx.hasInput(2) ? expandTo<T>(ctx.input(2), d.normalized) : std::vector<float>(n, 0.0f);
+  const std::vector<float> bias =
+      ctx.hasInput(2) ? expandTo<T>(ctx.input(2), d.normalized) : std::vector<float>(n, 0.0f);
   const T* x = ctx.input(0).data<T>().data();
   T* y = ctx.output(0).data<T>().data();
   float* mean = ctx.numOutputs() > 1 ? ctx.output(1).data<float>().data() : nullptr;
@@ -91,7 +90,8 @@ template <typename T> void runLayerNorm(KernelContext& ctx) {
       if (mean) mean[r] = mu;
       if (invStdDev) invStdDev[r] = inv;
       T* out = y + r * n;
-      for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>((static_cast<float>(row[i]) - mu) * inv * scale[i] + bias[i]);
+      for (int64_t i = 0; i < n; ++i)
+        out[i] = static_cast<T>((static_cast<float>(row[i]) - mu) * inv * scale[i] + bias[i]);
     }
   });
 }

@@ -21,8 +21,7 @@ AxisView axisView(const Shape& x, const AttrMap& attrs) {
   const int64_t rank = static_cast<int64_t>(x.size());
   TCX_CHECK(rank >= 1, ErrorKind::ShapeInference, "input must not be a scalar");
   int64_t axis = attrs.getInt("axis", -1);
-  TCX_CHECK(axis >= -rank && axis < rank, ErrorKind::ShapeInference, "axis {} is out of range for rank {}", axis,
-            rank);
+  TCX_CHECK(axis >= -rank && axis < rank, ErrorKind::ShapeInference, "axis {} is out of range for rank {}", axis, rank);
   if (axis < 0) axis += rank;
   AxisView v;
   for (int64_t i = 0; i < rank; ++i) (i < axis ? v.outer : i == axis ? v.n : v.inner) *= x[i];
@@ -58,7 +57,8 @@ template <typename T> void runLpNorm(KernelContext& ctx) {
         norm += l1 ? std::abs(e) : e * e;
       }
       if (!l1) norm = std::sqrt(norm);
-      for (int64_t k = 0; k < v.n; ++k) y[base + k * v.inner] = static_cast<T>(static_cast<C>(x[base + k * v.inner]) / norm);
+      for (int64_t k = 0; k < v.n; ++k)
+        y[base + k * v.inner] = static_cast<T>(static_cast<C>(x[base + k * v.inner]) / norm);
     }
   });
 }

@@ -25,9 +25,8 @@ MatMulDims matMulDims(const Shape& a, const Shape& b) {
   const Shape b2 = b.size() == 1 ? Shape{b[0], 1} : b;
   MatMulDims d;
   d.gemm = {a2[a2.size() - 2], b2[b2.size() - 1], a2[a2.size() - 1]};
-  TCX_CHECK(d.gemm.k == b2[b2.size() - 2], ErrorKind::ShapeInference,
-            "inner dimensions differ: {} x {} ({} vs {})", shapeToString(a), shapeToString(b), d.gemm.k,
-            b2[b2.size() - 2]);
+  TCX_CHECK(d.gemm.k == b2[b2.size() - 2], ErrorKind::ShapeInference, "inner dimensions differ: {} x {} ({} vs {})",
+            shapeToString(a), shapeToString(b), d.gemm.k, b2[b2.size() - 2]);
   d.batchA.assign(a2.begin(), a2.end() - 2);
   d.batchB.assign(b2.begin(), b2.end() - 2);
   d.batch = broadcastShapes(d.batchA, d.batchB);

@@ -38,8 +38,8 @@ template <typename T> void runMaxPool(KernelContext& ctx) {
   int64_t* indices = ctx.numOutputs() > 1 ? ctx.output(1).data<int64_t>().data() : nullptr;
   const Dims3& in = p.inputSize;
   const int64_t inVolume = volume(in);
-  constexpr C kNone = std::numeric_limits<C>::has_infinity ? -std::numeric_limits<C>::infinity()
-                                                           : std::numeric_limits<C>::lowest();
+  constexpr C kNone =
+      std::numeric_limits<C>::has_infinity ? -std::numeric_limits<C>::infinity() : std::numeric_limits<C>::lowest();
   forEachWindow(p, [&](int64_t plane, int64_t o, const std::array<TapRange, 3>& w) {
     const T* src = x + plane * inVolume;
     C best = kNone;
@@ -63,7 +63,8 @@ template <typename T> void runMaxPool(KernelContext& ctx) {
     }
     y[o] = static_cast<T>(best);
     if (indices) {
-      const int64_t offset = columnMajor ? at[0] + in[0] * (at[1] + in[1] * at[2]) : (at[0] * in[1] + at[1]) * in[2] + at[2];
+      const int64_t offset =
+          columnMajor ? at[0] + in[0] * (at[1] + in[1] * at[2]) : (at[0] * in[1] + at[1]) * in[2] + at[2];
       indices[o] = at[0] < 0 ? -1 : plane * inVolume + offset;
     }
   });

@@ -11,15 +11,13 @@
 
 namespace tcx::nn::detail {
 
-template <typename Acc, int W> struct VecOf {
-  typedef Acc type __attribute__((vector_size(W * sizeof(Acc))));
-};
+template <typename Acc, int W> struct VecOf { typedef Acc type __attribute__((vector_size(W * sizeof(Acc)))); };
 template <typename Acc, int W> using Vec = typename VecOf<Acc, W>::type;
 
 // C[0:mr, 0:nr] += A-sliver * B-sliver over kc steps; mr <= MR, nr <= NR.
 template <typename Acc, int MR, int NR, int W>
-[[gnu::always_inline]] inline void microKernel(int64_t kc, const Acc* a, const Acc* b, Acc* c, int64_t ldc,
-                                               int64_t mr, int64_t nr) {
+[[gnu::always_inline]] inline void microKernel(int64_t kc, const Acc* a, const Acc* b, Acc* c, int64_t ldc, int64_t mr,
+                                               int64_t nr) {
   static_assert(NR % W == 0);
   constexpr int NV = NR / W;
   using V = Vec<Acc, W>;
@@ -81,8 +79,8 @@ template <typename Acc> struct GenericKernel : KernelShape<Acc, 4, 32 / sizeof(A
 // bytes hold a 6 x 2-vector tile, two B vectors and a broadcast A value, and
 // each step is a fused multiply-add.
 template <typename Acc> struct Avx2Kernel : KernelShape<Acc, 6, 64 / sizeof(Acc)> {
-  [[gnu::target("avx2,fma")]] static void run(int64_t kc, const Acc* a, const Acc* b, Acc* c, int64_t ldc,
-                                              int64_t mr, int64_t nr) {
+  [[gnu::target("avx2,fma")]] static void run(int64_t kc, const Acc* a, const Acc* b, Acc* c, int64_t ldc, int64_t mr,
+                                              int64_t nr) {
     microKernel<Acc, 6, 64 / sizeof(Acc), 32 / sizeof(Acc)>(kc, a, b, c, ldc, mr, nr);
   }
 };

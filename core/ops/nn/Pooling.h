@@ -40,8 +40,8 @@ template <typename F> void forEachWindow(const PoolPlan& p, F&& f) {
             const int64_t out[3] = {od, oh, ow};
             std::array<TapRange, 3> window;
             for (int d = 0; d < 3; ++d)
-              window[d] = tapRange(out[d] * p.strides[d] - p.padsBegin[d], p.kernel[d], p.dilations[d], 0,
-                                   p.inputSize[d]);
+              window[d] =
+                  tapRange(out[d] * p.strides[d] - p.padsBegin[d], p.kernel[d], p.dilations[d], 0, p.inputSize[d]);
             f(plane, o++, window);
           }
     }

@@ -26,8 +26,11 @@ std::vector<int64_t> readList(const AttrMap& attrs, const char* name, size_t siz
 } // namespace
 
 std::vector<AttrSpec> windowAttrSpecs() {
-  return {{"auto_pad", AttrKind::String}, {"dilations", AttrKind::Ints}, {"kernel_shape", AttrKind::Ints},
-          {"pads", AttrKind::Ints},       {"strides", AttrKind::Ints}};
+  return {{"auto_pad", AttrKind::String},
+          {"dilations", AttrKind::Ints},
+          {"kernel_shape", AttrKind::Ints},
+          {"pads", AttrKind::Ints},
+          {"strides", AttrKind::Ints}};
 }
 
 WindowAttrs readWindowAttrs(const AttrMap& attrs, int64_t spatialRank, const std::vector<int64_t>& weightKernel) {
@@ -37,6 +40,8 @@ WindowAttrs readWindowAttrs(const AttrMap& attrs, int64_t spatialRank, const std
   TCX_CHECK(!weightKernel.empty() || attrs.has("kernel_shape"), ErrorKind::InvalidModel,
             "attribute kernel_shape is required");
   w.kernel = attrs.has("kernel_shape") ? readList(attrs, "kernel_shape", rank, 1, 1) : weightKernel;
+  for (int64_t k : w.kernel)
+    TCX_CHECK(k >= 1, ErrorKind::ShapeInference, "the kernel {} has an empty dimension", shapeToString(w.kernel));
   TCX_CHECK(weightKernel.empty() || w.kernel == weightKernel, ErrorKind::ShapeInference,
             "kernel_shape {} does not match the weights' {}", shapeToString(w.kernel), shapeToString(weightKernel));
   w.strides = readList(attrs, "strides", rank, 1, 1);
@@ -92,8 +97,8 @@ Dims3 toDims3(const std::vector<int64_t>& v, int64_t fill) {
 std::vector<int64_t> spatialDims(const Shape& shape, const char* what) {
   TCX_CHECK(shape.size() >= 3, ErrorKind::ShapeInference, "{} must have shape [N, C, spatial...], got {}", what,
             shapeToString(shape));
-  TCX_CHECK(shape.size() <= 5, ErrorKind::Unsupported, "{} has {} spatial dimensions; at most 3 are supported",
-            what, shape.size() - 2);
+  TCX_CHECK(shape.size() <= 5, ErrorKind::Unsupported, "{} has {} spatial dimensions; at most 3 are supported", what,
+            shape.size() - 2);
   return {shape.begin() + 2, shape.end()};
 }
 

@@ -137,18 +137,22 @@ TEST_CASE("Conv dtypes", "[Conv]") {
 TEST_CASE("Conv rejects bad shapes", "[Conv]") {
   Tensor x = pattern({1, 3, 5, 5}, 1);
   // 3 channels cannot be split into 2 groups.
-  CHECK(errorKindOf([&] { runOp1("Conv", {x, pattern({2, 1, 3, 3}, 2)}, attrs({{"group", 2}})); }) ==
-        ErrorKind::ShapeInference);
+  CHECK(errorKindOf([&] {
+          runOp1("Conv", {x, pattern({2, 1, 3, 3}, 2)}, attrs({{"group", 2}}));
+        }) == ErrorKind::ShapeInference);
   // W expects 2 input channels.
   CHECK(errorKindOf([&] { runOp1("Conv", {x, pattern({2, 2, 3, 3}, 2)}); }) == ErrorKind::ShapeInference);
   // A kernel larger than the input.
   CHECK(errorKindOf([&] { runOp1("Conv", {x, pattern({2, 3, 6, 6}, 2)}); }) == ErrorKind::ShapeInference);
   // A wrong bias length.
-  CHECK(errorKindOf([&] { runOp1("Conv", {x, pattern({2, 3, 3, 3}, 2), pattern({3}, 3)}); }) == ErrorKind::ShapeInference);
+  CHECK(errorKindOf([&] {
+          runOp1("Conv", {x, pattern({2, 3, 3, 3}, 2), pattern({3}, 3)});
+        }) == ErrorKind::ShapeInference);
   // kernel_shape contradicting W.
   CHECK(errorKindOf([&] {
           runOp1("Conv", {x, pattern({2, 3, 3, 3}, 2)}, attrs({{"kernel_shape", std::vector<int64_t>{2, 2}}}));
         }) == ErrorKind::ShapeInference);
-  CHECK(errorKindOf([&] { runOp1("Conv", {x, pattern({2, 3, 3, 3}, 2)}, attrs({{"auto_pad", "SAME"}})); }) ==
-        ErrorKind::InvalidModel);
+  CHECK(errorKindOf([&] {
+          runOp1("Conv", {x, pattern({2, 3, 3, 3}, 2)}, attrs({{"auto_pad", "SAME"}}));
+        }) == ErrorKind::InvalidModel);
 }

@@ -44,8 +44,8 @@ TEST_CASE("ConvTranspose hand-computed", "[ConvTranspose]") {
   Tensor x = Tensor::fromVector<float>({1, 1, 3, 3}, {0, 1, 2, 3, 4, 5, 6, 7, 8});
   Tensor w(DType::F32, {1, 2, 3, 3});
   std::fill(w.data<float>().begin(), w.data<float>().end(), 1.0f);
-  const std::vector<float> plane = {0, 1, 3,  3,  2,  3, 8,  15, 12, 7,  9, 21, 36,
-                                    27, 15, 9, 20, 33, 24, 13, 6, 13, 21, 15, 8};
+  const std::vector<float> plane = {0,  1,  3, 3,  2,  3,  8,  15, 12, 7,  9,  21, 36,
+                                    27, 15, 9, 20, 33, 24, 13, 6,  13, 21, 15, 8};
   std::vector<float> both = plane;
   both.insert(both.end(), plane.begin(), plane.end());
   REQUIRE_CLOSE(runOp1("ConvTranspose", {x, w}), Tensor::fromVector<float>({1, 2, 5, 5}, both), 0, 0);
@@ -106,8 +106,10 @@ TEST_CASE("ConvTranspose 1-D, 3-D and dtypes", "[ConvTranspose]") {
 TEST_CASE("ConvTranspose rejects bad shapes", "[ConvTranspose]") {
   Tensor x = pattern({1, 3, 4, 4}, 1);
   CHECK(errorKindOf([&] { runOp1("ConvTranspose", {x, pattern({2, 1, 3, 3}, 2)}); }) == ErrorKind::ShapeInference);
-  CHECK(errorKindOf([&] { runOp1("ConvTranspose", {x, pattern({3, 1, 3, 3}, 2)}, attrs({{"group", 2}})); }) ==
-        ErrorKind::ShapeInference);
-  CHECK(errorKindOf([&] { runOp1("ConvTranspose", {x, pattern({3, 1, 3, 3}, 2), pattern({2}, 3)}); }) ==
-        ErrorKind::ShapeInference);
+  CHECK(errorKindOf([&] {
+          runOp1("ConvTranspose", {x, pattern({3, 1, 3, 3}, 2)}, attrs({{"group", 2}}));
+        }) == ErrorKind::ShapeInference);
+  CHECK(errorKindOf([&] {
+          runOp1("ConvTranspose", {x, pattern({3, 1, 3, 3}, 2), pattern({2}, 3)});
+        }) == ErrorKind::ShapeInference);
 }

@@ -87,10 +87,10 @@ TEST_CASE("Gemm dtypes", "[Gemm]") {
 
 TEST_CASE("Gemm rejects bad operands", "[Gemm]") {
   CHECK(errorKindOf([] { runOp1("Gemm", {pattern({2, 3}, 1), pattern({2, 3}, 2)}); }) == ErrorKind::ShapeInference);
-  CHECK(errorKindOf([] { runOp1("Gemm", {pattern({2, 3}, 1), pattern({3, 4}, 2), pattern({3, 4}, 3)}); }) ==
-        ErrorKind::ShapeInference);
-  CHECK(errorKindOf([] { runOp1("Gemm", {pattern({2, 3, 1}, 1), pattern({3, 4}, 2)}); }) ==
-        ErrorKind::ShapeInference);
+  CHECK(errorKindOf([] {
+          runOp1("Gemm", {pattern({2, 3}, 1), pattern({3, 4}, 2), pattern({3, 4}, 3)});
+        }) == ErrorKind::ShapeInference);
+  CHECK(errorKindOf([] { runOp1("Gemm", {pattern({2, 3, 1}, 1), pattern({3, 4}, 2)}); }) == ErrorKind::ShapeInference);
   Tensor ai = Tensor::fromVector<int32_t>({1, 1}, {3});
   CHECK(errorKindOf([&] { runOp1("Gemm", {ai, ai}, attrs({{"alpha", 0.5f}})); }) == ErrorKind::Unsupported);
 }

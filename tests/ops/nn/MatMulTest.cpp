@@ -3,6 +3,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 using namespace tcx;
 using namespace tcx::test;
 
@@ -10,8 +12,8 @@ namespace {
 
 // Stacked product with the loops written out: a is [batch, m, k] and b
 // [batch, k, n], where a batch stride of 0 repeats one matrix.
-Tensor naiveMatMul(const Tensor& a, const Tensor& b, int64_t batch, int64_t m, int64_t k, int64_t n,
-                   int64_t strideA, int64_t strideB, Shape outShape) {
+Tensor naiveMatMul(const Tensor& a, const Tensor& b, int64_t batch, int64_t m, int64_t k, int64_t n, int64_t strideA,
+                   int64_t strideB, Shape outShape) {
   Tensor y(DType::F32, std::move(outShape));
   std::span<float> yd = y.data<float>();
   for (int64_t s = 0; s < batch; ++s)
@@ -126,15 +128,18 @@ TEST_CASE("MatMul dtypes", "[MatMul]") {
 }
 
 TEST_CASE("MatMul rejects bad operands", "[MatMul]") {
-  CHECK(errorKindOf([] { runOp1("MatMul", {pattern({2, 3}, 1), pattern({4, 2}, 2)}); }) ==
-        ErrorKind::ShapeInference);
+  CHECK(errorKindOf([] { runOp1("MatMul", {pattern({2, 3}, 1), pattern({4, 2}, 2)}); }) == ErrorKind::ShapeInference);
   CHECK(errorKindOf([] { runOp1("MatMul", {pattern({3}, 1), pattern({4}, 2)}); }) == ErrorKind::ShapeInference);
-  CHECK(errorKindOf([] { runOp1("MatMul", {pattern({2, 2, 3}, 1), pattern({3, 3, 2}, 2)}); }) ==
-        ErrorKind::ShapeInference);
-  CHECK(errorKindOf([] { runOp1("MatMul", {Tensor::scalar<float>(1), pattern({1, 2}, 2)}); }) ==
-        ErrorKind::ShapeInference);
-  CHECK(errorKindOf([] { runOp1("MatMul", {pattern({2, 3}, 1), castTo(pattern({3, 2}, 2), DType::F64)}); }) ==
-        ErrorKind::ShapeInference);
-  CHECK(errorKindOf([] { runOp1("MatMul", {castTo(pattern({2, 2}, 1), DType::Bool), castTo(pattern({2, 2}, 1), DType::Bool)}); }) ==
-        ErrorKind::Unsupported);
+  CHECK(errorKindOf([] {
+          runOp1("MatMul", {pattern({2, 2, 3}, 1), pattern({3, 3, 2}, 2)});
+        }) == ErrorKind::ShapeInference);
+  CHECK(errorKindOf([] {
+          runOp1("MatMul", {Tensor::scalar<float>(1), pattern({1, 2}, 2)});
+        }) == ErrorKind::ShapeInference);
+  CHECK(errorKindOf([] {
+          runOp1("MatMul", {pattern({2, 3}, 1), castTo(pattern({3, 2}, 2), DType::F64)});
+        }) == ErrorKind::ShapeInference);
+  CHECK(errorKindOf([] {
+          runOp1("MatMul", {castTo(pattern({2, 2}, 1), DType::Bool), castTo(pattern({2, 2}, 1), DType::Bool)});
+        }) == ErrorKind::Unsupported);
 }

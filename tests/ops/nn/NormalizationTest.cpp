@@ -48,7 +48,8 @@ TEST_CASE("LayerNormalization matches a reference on every axis", "[LayerNormali
       const int64_t a = axis < 0 ? axis + 4 : axis;
       Shape normalized(shape.begin() + a, shape.end());
       Tensor scale = pattern(normalized, 2), bias = pattern(normalized, 3);
-      std::vector<Tensor> r = runOp("LayerNormalization", {x, scale, bias}, attrs({{"axis", axis}, {"epsilon", 1e-3f}}), 3);
+      std::vector<Tensor> r =
+          runOp("LayerNormalization", {x, scale, bias}, attrs({{"axis", axis}, {"epsilon", 1e-3f}}), 3);
       REQUIRE_CLOSE(r[0], naiveLayerNorm(x, scale, bias, a, 1e-3), 1e-5, 1e-5);
       Shape stats = shape;
       for (int64_t i = a; i < 4; ++i) stats[i] = 1;
@@ -81,10 +82,12 @@ TEST_CASE("LayerNormalization broadcast scale and dtypes", "[LayerNormalization]
 TEST_CASE("LayerNormalization rejects bad operands", "[LayerNormalization]") {
   Tensor x = pattern({2, 3}, 1);
   CHECK(errorKindOf([&] { runOp1("LayerNormalization", {x, pattern({2}, 2)}); }) == ErrorKind::ShapeInference);
-  CHECK(errorKindOf([&] { runOp1("LayerNormalization", {x, pattern({3}, 2)}, attrs({{"axis", 2}})); }) ==
-        ErrorKind::ShapeInference);
-  CHECK(errorKindOf([&] { runOp1("LayerNormalization", {x, pattern({3}, 2)}, attrs({{"stash_type", 16}})); }) ==
-        ErrorKind::Unsupported);
+  CHECK(errorKindOf([&] {
+          runOp1("LayerNormalization", {x, pattern({3}, 2)}, attrs({{"axis", 2}}));
+        }) == ErrorKind::ShapeInference);
+  CHECK(errorKindOf([&] {
+          runOp1("LayerNormalization", {x, pattern({3}, 2)}, attrs({{"stash_type", 16}}));
+        }) == ErrorKind::Unsupported);
 }
 
 TEST_CASE("BatchNormalization inference", "[BatchNormalization]") {
@@ -100,8 +103,9 @@ TEST_CASE("BatchNormalization inference", "[BatchNormalization]") {
                   castTo(expected, t), 0, 0);
   a.set("training_mode", 1);
   CHECK(errorKindOf([&] { runOp1("BatchNormalization", {x, scale, bias, mean, var}, a); }) == ErrorKind::Unsupported);
-  CHECK(errorKindOf([&] { runOp1("BatchNormalization", {x, pattern({3}, 1), bias, mean, var}); }) ==
-        ErrorKind::ShapeInference);
+  CHECK(errorKindOf([&] {
+          runOp1("BatchNormalization", {x, pattern({3}, 1), bias, mean, var});
+        }) == ErrorKind::ShapeInference);
 }
 
 TEST_CASE("InstanceNormalization", "[InstanceNormalization]") {

@@ -8,7 +8,6 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
-#include <cmath>
 
 using namespace tcx;
 using tcx::test::runOp1;
@@ -46,6 +45,14 @@ TEST_CASE("Gemm bf16 16x4096x6144 transB", "[.perf]") {
   CHECK(y.shape() == Shape{16, 6144});
 }
 
+TEST_CASE("Gemm bf16 1x4096x6144 transB", "[.perf]") {
+  Tensor a = ramp<BFloat16>({1, 4096}, 0.01f), b = ramp<BFloat16>({6144, 4096}, 0.01f);
+  Tensor y;
+  double s = seconds([&] { y = runOp1("Gemm", {a, b}, attrs({{"transB", 1}})); });
+  WARN("Gemm bf16 [1x4096]x[6144x4096]^T: " << s << " s");
+  CHECK(y.shape() == Shape{1, 6144});
+}
+
 TEST_CASE("MatMul bf16 batched 512x[1x128]x[128x4096]", "[.perf]") {
   Tensor a = ramp<BFloat16>({512, 1, 128}, 0.01f), b = ramp<BFloat16>({512, 128, 4096}, 0.01f);
   Tensor y;
@@ -63,11 +70,16 @@ TEST_CASE("MatMul f32 square", "[.perf]") {
   }
 }
 
-TEST_CASE("Conv f32 3x3 16x64x160x160", "[.perf]") {
-  Tensor x = ramp<float>({16, 64, 160, 160}, 0.01f), w = ramp<float>({64, 64, 3, 3}, 0.01f);
+template <typename T> void timeConv(const char* name) {
+  Tensor x = ramp<T>({16, 64, 160, 160}, 0.01f), w = ramp<T>({64, 64, 3, 3}, 0.01f);
   Tensor y;
   double s = seconds([&] { y = runOp1("Conv", {x, w}, attrs({{"pads", std::vector<int64_t>{1, 1, 1, 1}}})); });
-  WARN("Conv f32 3x3 16x64x160x160 -> 64: " << s << " s, " << 2.0 * 16 * 64 * 160 * 160 * 64 * 9 / s / 1e9
-                                            << " GFLOP/s");
+  WARN("Conv " << name << " 3x3 16x64x160x160 -> 64: " << s << " s, " << 2.0 * 16 * 64 * 160 * 160 * 64 * 9 / s / 1e9
+               << " GFLOP/s");
   CHECK(y.shape() == Shape{16, 64, 160, 160});
+}
+
+TEST_CASE("Conv 3x3 16x64x160x160", "[.perf]") {
+  timeConv<float>("f32");
+  timeConv<BFloat16>("bf16");
 }

@@ -3,7 +3,6 @@
 
 #include <catch2/catch.hpp>
 
-#include <cmath>
 #include <numeric>
 
 using namespace tcx;
@@ -44,9 +43,9 @@ TEST_CASE("MaxPool ceil_mode, pads, dilations, auto_pad", "[MaxPool]") {
   // Padding is never the maximum, even where the input is negative.
   Tensor neg = iota({1, 1, 3, 3});
   for (float& v : neg.data<float>()) v = -v;
-  REQUIRE_CLOSE(runOp1("MaxPool", {neg}, attrs({{"kernel_shape", Ints{2, 2}}, {"pads", Ints{1, 1, 1, 1}}})),
-                Tensor::fromVector<float>({1, 1, 4, 4}, {-1, -1, -2, -3, -1, -1, -2, -3, -4, -4, -5, -6, -7, -7, -8, -9}),
-                0, 0);
+  REQUIRE_CLOSE(
+      runOp1("MaxPool", {neg}, attrs({{"kernel_shape", Ints{2, 2}}, {"pads", Ints{1, 1, 1, 1}}})),
+      Tensor::fromVector<float>({1, 1, 4, 4}, {-1, -1, -2, -3, -1, -1, -2, -3, -4, -4, -5, -6, -7, -7, -8, -9}), 0, 0);
 
   Tensor line = Tensor::fromVector<float>({1, 1, 7}, {1, 5, 2, 7, 3, 0, 4});
   std::vector<Tensor> r = runOp("MaxPool", {line}, attrs({{"kernel_shape", Ints{2}}, {"dilations", Ints{3}}}), 2);
@@ -58,8 +57,9 @@ TEST_CASE("MaxPool ceil_mode, pads, dilations, auto_pad", "[MaxPool]") {
                 Tensor::fromVector<float>({1, 1, 5}, {5, 5, 7, 7, 3}), 0, 0);
   REQUIRE_CLOSE(runOp1("MaxPool", {five}, attrs({{"kernel_shape", Ints{2}}, {"auto_pad", "SAME_LOWER"}})),
                 Tensor::fromVector<float>({1, 1, 5}, {1, 5, 5, 7, 7}), 0, 0);
-  REQUIRE_CLOSE(runOp1("MaxPool", {five}, attrs({{"kernel_shape", Ints{2}}, {"auto_pad", "VALID"}, {"strides", Ints{2}}})),
-                Tensor::fromVector<float>({1, 1, 2}, {5, 7}), 0, 0);
+  REQUIRE_CLOSE(
+      runOp1("MaxPool", {five}, attrs({{"kernel_shape", Ints{2}}, {"auto_pad", "VALID"}, {"strides", Ints{2}}})),
+      Tensor::fromVector<float>({1, 1, 2}, {5, 7}), 0, 0);
 }
 
 TEST_CASE("MaxPool 3-D and dtypes", "[MaxPool]") {
@@ -78,14 +78,13 @@ TEST_CASE("MaxPool 3-D and dtypes", "[MaxPool]") {
 TEST_CASE("AveragePool pads and count_include_pad", "[AveragePool]") {
   Tensor x = iota({1, 1, 3, 3});
   AttrMap a = attrs({{"kernel_shape", Ints{2, 2}}, {"pads", Ints{1, 1, 1, 1}}});
-  REQUIRE_CLOSE(runOp1("AveragePool", {x}, a),
-                Tensor::fromVector<float>({1, 1, 4, 4},
-                                          {1, 1.5, 2.5, 3, 2.5, 3, 4, 4.5, 5.5, 6, 7, 7.5, 7, 7.5, 8.5, 9}),
-                0, 0);
+  REQUIRE_CLOSE(
+      runOp1("AveragePool", {x}, a),
+      Tensor::fromVector<float>({1, 1, 4, 4}, {1, 1.5, 2.5, 3, 2.5, 3, 4, 4.5, 5.5, 6, 7, 7.5, 7, 7.5, 8.5, 9}), 0, 0);
   a.set("count_include_pad", 1);
   REQUIRE_CLOSE(runOp1("AveragePool", {x}, a),
-                Tensor::fromVector<float>({1, 1, 4, 4}, {.25, .75, 1.25, .75, 1.25, 3, 4, 2.25, 2.75, 6, 7, 3.75, 1.75,
-                                                         3.75, 4.25, 2.25}),
+                Tensor::fromVector<float>(
+                    {1, 1, 4, 4}, {.25, .75, 1.25, .75, 1.25, 3, 4, 2.25, 2.75, 6, 7, 3.75, 1.75, 3.75, 4.25, 2.25}),
                 0, 0);
 }
 
@@ -119,20 +118,24 @@ TEST_CASE("Global pools", "[GlobalAveragePool][GlobalMaxPool]") {
   Tensor x3 = iota({2, 1, 2, 1, 3});
   REQUIRE_CLOSE(runOp1("GlobalAveragePool", {x3}), Tensor::fromVector<float>({2, 1, 1, 1, 1}, {3.5, 9.5}), 0, 0);
   for (DType t : {DType::F16, DType::BF16, DType::F64})
-    REQUIRE_CLOSE(runOp1("GlobalMaxPool", {castTo(x3, t)}), castTo(Tensor::fromVector<float>({2, 1, 1, 1, 1}, {6, 12}), t),
-                  0, 0);
+    REQUIRE_CLOSE(runOp1("GlobalMaxPool", {castTo(x3, t)}),
+                  castTo(Tensor::fromVector<float>({2, 1, 1, 1, 1}, {6, 12}), t), 0, 0);
 }
 
 TEST_CASE("Pools reject bad attributes and shapes", "[MaxPool][AveragePool]") {
   Tensor x = iota({1, 1, 3, 3});
   CHECK(errorKindOf([&] { runOp1("MaxPool", {x}); }) == ErrorKind::InvalidModel);
   CHECK(errorKindOf([&] { runOp1("MaxPool", {x}, attrs({{"kernel_shape", Ints{2}}})); }) == ErrorKind::InvalidModel);
-  CHECK(errorKindOf([&] { runOp1("AveragePool", {x}, attrs({{"kernel_shape", Ints{4, 4}}})); }) ==
-        ErrorKind::ShapeInference);
-  CHECK(errorKindOf([&] { runOp1("AveragePool", {x}, attrs({{"kernel_shape", Ints{2, 2}}, {"strides", Ints{0, 1}}})); }) ==
-        ErrorKind::InvalidModel);
-  CHECK(errorKindOf([&] { runOp1("MaxPool", {iota({3, 3})}, attrs({{"kernel_shape", Ints{2}}})); }) ==
-        ErrorKind::ShapeInference);
-  CHECK(errorKindOf([&] { runOp1("AveragePool", {castTo(x, DType::I32)}, attrs({{"kernel_shape", Ints{2, 2}}})); }) ==
-        ErrorKind::Unsupported);
+  CHECK(errorKindOf([&] {
+          runOp1("AveragePool", {x}, attrs({{"kernel_shape", Ints{4, 4}}}));
+        }) == ErrorKind::ShapeInference);
+  CHECK(errorKindOf([&] {
+          runOp1("AveragePool", {x}, attrs({{"kernel_shape", Ints{2, 2}}, {"strides", Ints{0, 1}}}));
+        }) == ErrorKind::InvalidModel);
+  CHECK(errorKindOf([&] {
+          runOp1("MaxPool", {iota({3, 3})}, attrs({{"kernel_shape", Ints{2}}}));
+        }) == ErrorKind::ShapeInference);
+  CHECK(errorKindOf([&] {
+          runOp1("AveragePool", {castTo(x, DType::I32)}, attrs({{"kernel_shape", Ints{2, 2}}}));
+        }) == ErrorKind::Unsupported);
 }

@@ -25,12 +25,6 @@ inline Tensor i64s(const std::vector<int64_t>& values) {
   return Tensor::fromVector<int64_t>({static_cast<int64_t>(values.size())}, values);
 }
 
-// Why `actual` is not close to `expected` (see allClose), or "" if it is.
-inline std::string mismatch(const Tensor& actual, const Tensor& expected, double rtol = 1e-5, double atol = 1e-6) {
-  std::string why;
-  return allClose(actual, expected, rtol, atol, &why) ? std::string() : why;
-}
-
 // The kind of the Error that f() raises, or nothing if it succeeds.
 template <typename F> std::optional<ErrorKind> errorKindOf(F&& f) {
   try {
@@ -42,12 +36,3 @@ template <typename F> std::optional<ErrorKind> errorKindOf(F&& f) {
 }
 
 } // namespace tcx::test
-
-// REQUIRE_CLOSE of support/RunOp.h with optional tolerances (that macro only
-// compiles with both rtol and atol given).
-#define REQUIRE_NEAR(...)                                                                                              \
-  do {                                                                                                                 \
-    std::string why_ = ::tcx::test::mismatch(__VA_ARGS__);                                                             \
-    INFO(why_);                                                                                                        \
-    REQUIRE(why_.empty());                                                                                             \
-  } while (false)
