@@ -14,4 +14,11 @@ AxisSplit::AxisSplit(const Shape& shape, int64_t axis) {
   for (size_t d = axis + 1; d < shape.size(); ++d) inner *= shape[d];
 }
 
+void inferAlongAxis(InferContext& ctx) {
+  const TensorType& in = ctx.inputType(0);
+  checkDType<DTypeSet::Float>(in.dtype);
+  checkedAxis(ctx.attrs().getInt("axis", -1), in.rank());
+  ctx.setOutputType(0, in);
+}
+
 } // namespace tcx::reduction

@@ -5,6 +5,7 @@
 
 #include "ir/Dispatch.h"
 #include "ir/Shape.h"
+#include "ops/OpDef.h"
 
 #include <cstdint>
 #include <type_traits>
@@ -47,6 +48,10 @@ using SumType = std::conditional_t<std::is_integral_v<T>, uint64_t, ComputeType<
 // Maps `axis` in [-rank, rank) to [0, rank). Unlike normalizeAxis this
 // rejects every axis of a scalar: these ops need an axis to work along.
 int64_t checkedAxis(int64_t axis, int64_t rank);
+
+// Inference of the ops that normalise a float input along `axis` (default
+// -1) and keep its type: Softmax, LogSoftmax, Hardmax.
+void inferAlongAxis(InferContext& ctx);
 
 // A tensor viewed as [outer, n, inner] around `axis`: element (o, k, i) is at
 // (o * n + k) * inner + i.

@@ -93,12 +93,7 @@ template <Form F> OpDef softmaxOp(const char* name) {
   def.name = name;
   def.opClass = OpClass::Reduction;
   def.attributes = {{"axis", AttrKind::Int}};
-  def.infer = [](InferContext& ctx) {
-    const TensorType& in = ctx.inputType(0);
-    checkDType<DTypeSet::Float>(in.dtype);
-    checkedAxis(ctx.attrs().getInt("axis", -1), in.rank());
-    ctx.setOutputType(0, in);
-  };
+  def.infer = inferAlongAxis;
   def.kernel = [](KernelContext& ctx) {
     const Tensor& in = ctx.input(0);
     AxisSplit split(in.shape(), checkedAxis(ctx.attrs().getInt("axis", -1), in.rank()));
