@@ -99,3 +99,42 @@ TEST_CASE("tcx reports bad input with its documented exit codes", "[cli]") {
   SECTION("an unknown subcommand is a usage error") { CHECK(tcxRun("frobnicate").exitCode == 2); }
   fs::remove_all(dir);
 }
+
+TEST_CASE("tcx optimize --json gives the before/after numbers and writes the report", "[cli][vtc]") {
+  fs::path dir = tempDir();
+  fs::path db = dir / "yolo.db";
+  Run r = tcxRun("optimize --json --report " + db.string() + " " + sample("yolov11_c3k2"));
+  REQUIRE(r.exitCode == 0);
+  auto j = nlohmann::json::parse(r.output);
+  CHECK(j["data_movement_kernels_before"] == 2);
+  CHECK(j["data_movement_kernels_after"] == 0);
+  CHECK(j["kernels_after"].get<int>() < j["kernels_before"].get<int>());
+  CHECK(j["peak_memory_bytes_after"].get<int64_t>() < j["peak_memory_bytes_before"].get<int64_t>());
+  CHECK(j["latency_us_after"].get<double>() < j["latency_us_before"].get<double>());
+  CHECK(j["latency_source"] == "estimated");
+  CHECK(fs::file_size(db) > 0);
+
+  SECTION("forbidding chosen edges until none is left restores the baseline") {
+    std::string forbid;
+    nlohmann::json jf = j;
+    for (int round = 0; !jf["chosen_edges"].empty() && round < 16; ++round) {
+      for (const auto& e : jf["chosen_edges"]) {
+        CHECK(forbid.find(" " + e["edge"].get<std::string>() + " ") == std::string::npos);
+        forbid += " --forbid " + e["edge"].get<std::string>() + " ";
+      }
+      Run f = tcxRun("optimize --json" + forbid + sample("yolov11_c3k2"));
+      REQUIRE(f.exitCode == 0);
+      jf = nlohmann::json::parse(f.output);
+    }
+    CHECK(jf["chosen_edges"].empty());
+    CHECK(jf["data_movement_kernels_after"] == 2);
+  }
+  SECTION("an unknown edge is a usage error and leaves the old report intact") {
+    auto size = fs::file_size(db);
+    Run f = tcxRun("optimize --force e999 --report " + db.string() + " " + sample("yolov11_c3k2"));
+    CHECK(f.exitCode == 2);
+    CHECK(f.output.find("e999") != std::string::npos);
+    CHECK(fs::file_size(db) == size);
+  }
+  fs::remove_all(dir);
+}

@@ -73,39 +73,37 @@ TEST_CASE("yolo c3k2: Split and Concat vanish into the concat output", "[vtc][sa
   requireBitIdentical(s, s.optimizedPlan(), 3);
 }
 
-TEST_CASE("every sample's plans are bit-identical to the reference at reduced shapes", "[vtc][samples]") {
+namespace {
+
+// Every sample at reduced shapes.
+std::vector<std::pair<std::string, Graph>> reducedSamples() {
   std::vector<std::pair<std::string, Graph>> graphs;
+  graphs.emplace_back("llama", samples::buildLlama3Decode({2, 24, 64, 4, 2, 16, DType::BF16}));
   graphs.emplace_back("gemma", samples::buildGemma2Decode({2, 16, 48, 4, 2, 8, 50.0f, DType::BF16}));
+  graphs.emplace_back("yolo", samples::buildYolov11C3k2({2, 8, 6}));
   graphs.emplace_back("shufflenet", samples::buildShufflenetV2Unit({2, 8, 5}));
   graphs.emplace_back("efficientvit", samples::buildEfficientVitAttention({2, 16, 4, 8, 3}));
   graphs.emplace_back("gqa", samples::buildAttention("gqa", {1, 4, 2, 8, 3, 16, DType::F16}));
   graphs.emplace_back("lora", samples::buildLora({4, 16, 16, 2, DType::F16}));
   graphs.emplace_back("rmsnorm", samples::buildRmsNormMatmul({4, 16, 8, 1e-6f, DType::F16}));
-  for (auto& [name, graph] : graphs) {
-    SECTION(name) {
-      VtcSession s(std::move(graph), h100());
-      s.select(EdgeConstraintSpecs{});
-      REQUIRE(s.strategy().valid());
-      requireBitIdentical(s, s.optimizedPlan(), 4);
-    }
-  }
+  return graphs;
 }
 
-TEST_CASE("forcing and forbidding edges changes the strategy and stays exact", "[vtc][constraints]") {
-  VtcSession s(samples::buildShufflenetV2Unit({2, 8, 5}), h100());
+// Forbids each greedy edge in turn, then forces each VTOG edge alone: every
+// resulting strategy is valid and its plan bit-identical to the reference.
+void sweepConstraints(VtcSession& s) {
   s.select(EdgeConstraintSpecs{});
   const std::set<int> greedy = s.greedy().selected;
-  REQUIRE_FALSE(greedy.empty());
-  // Forbid each chosen edge in turn: it is never chosen, the plan stays exact.
   for (int e : greedy) {
+    INFO("forbidden e" << e);
     StrategyConstraints c;
     c.forbidden.insert(e);
     s.select(c);
     CHECK_FALSE(s.greedy().selected.count(e));
     requireBitIdentical(s, s.optimizedPlan(), 5);
   }
-  // Force every edge that can stand alone: chosen even when it costs.
   for (const VtogEdge& e : s.vtog().edges()) {
+    INFO("forced e" << e.id);
     StrategyConstraints c;
     c.forced.insert(e.id);
     try {
@@ -118,7 +116,35 @@ TEST_CASE("forcing and forbidding edges changes the strategy and stays exact", "
     REQUIRE(s.strategy().valid());
     requireBitIdentical(s, s.optimizedPlan(), 6);
   }
-  // Contradictions are reported, naming the edge.
+}
+
+} // namespace
+
+TEST_CASE("every sample's greedy plan is bit-identical to the reference at reduced shapes", "[vtc][samples]") {
+  for (auto& [name, graph] : reducedSamples()) {
+    SECTION(name) {
+      VtcSession s(std::move(graph), h100());
+      s.select(EdgeConstraintSpecs{});
+      REQUIRE(s.strategy().valid());
+      requireBitIdentical(s, s.optimizedPlan(), 4);
+    }
+  }
+}
+
+TEST_CASE("every sample stays exact under every forced or forbidden edge", "[vtc][constraints]") {
+  for (auto& [name, graph] : reducedSamples()) {
+    SECTION(name) {
+      VtcSession s(std::move(graph), h100());
+      sweepConstraints(s);
+    }
+  }
+}
+
+TEST_CASE("contradicting constraints are reported naming the edge", "[vtc][constraints]") {
+  VtcSession s(samples::buildShufflenetV2Unit({2, 8, 5}), h100());
+  s.select(EdgeConstraintSpecs{});
+  const std::set<int> greedy = s.greedy().selected;
+  REQUIRE_FALSE(greedy.empty());
   StrategyConstraints both;
   both.forced.insert(*greedy.begin());
   both.forbidden.insert(*greedy.begin());
