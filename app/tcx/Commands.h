@@ -17,5 +17,8 @@ void addRunCommand(CLI::App& app, Action& action);
 void addDotCommand(CLI::App& app, Action& action);
 // `commandLine` is recorded in reports.
 void addOptimizeCommand(CLI::App& app, Action& action, std::string commandLine);
+// Runs on the GPU; in a build without CUDA it explains that it cannot.
+void addProfileCommand(CLI::App& app, Action& action, std::string commandLine);
+void addExportCommand(CLI::App& app, Action& action);
 
 } // namespace tcx::cli

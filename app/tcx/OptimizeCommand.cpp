@@ -1,6 +1,7 @@
 // tcx optimize MODEL: data-movement elimination with virtual tensors (VTC).
 #include "Commands.h"
 #include "Format.h"
+#include "GpuBackend.h"
 #include "ModelOptions.h"
 
 #include "cost/GpuPreset.h"
@@ -135,12 +136,12 @@ int optimize(const OptimizeOptions& opts) {
     for (const GpuPreset& p : gpuPresets()) names.push_back(p.name);
     raise(ErrorKind::InvalidArgument, "unknown GPU preset '{}' (presets: {})", opts.gpu, fmt::join(names, ", "));
   }
-  TCX_CHECK(opts.oracle == "cost", ErrorKind::Unsupported,
-            "--oracle {}: measured savings need a GPU and tcx's GPU backend; this build estimates with the cost model "
-            "(--oracle cost)",
-            opts.oracle);
-  VtcSession session(opts.model.load(), *preset, PlanOptions{.donateInputs = !opts.noDonate});
-  session.select(opts.constraints);
+  const PlanOptions planOptions{.donateInputs = !opts.noDonate};
+  VtcSession session(opts.model.load(), *preset, planOptions);
+  std::unique_ptr<SavingOracle> oracle;
+  if (opts.oracle == "profile") oracle = makeProfileOracle(session, planOptions);
+  session.select(opts.constraints, oracle.get());
+  if (oracle) measureSession(session, 20);
   if (!opts.report.empty()) writeVtcReport(opts.report, session, {opts.model.path, opts.commandLine});
   if (opts.json) {
     nlohmann::json j = summaryJson(session);

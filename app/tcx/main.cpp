@@ -17,6 +17,8 @@ int main(int argc, char** argv) {
   std::string commandLine;
   for (int i = 0; i < argc; ++i) commandLine += (i ? " " : "") + std::string(argv[i]);
   addOptimizeCommand(app, action, commandLine);
+  addProfileCommand(app, action, commandLine);
+  addExportCommand(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -6,6 +6,7 @@
 // virtual-tensor rules and code generation key on its class.
 
 #include "ir/Attribute.h"
+#include "ops/CudaLowering.h"
 #include "ir/Tensor.h"
 
 #include <functional>
@@ -58,6 +59,10 @@ struct OpDef {
   // Data-movement ops only: the op as mapping functions; nullopt when an
   // index operand is not a constant. Drives the VTC rules.
   std::function<std::optional<MovementSemantics>(const MovementContext&)> movement;
+  // The op on the GPU (ops/CudaLowering.h): element-wise ops set cudaExpr,
+  // others cudaElement; an op with neither has no GPU lowering yet.
+  CudaExprFn cudaExpr;
+  CudaElementFn cudaElement;
 
   static constexpr int kVariadic = -1;
   bool isDataMovement() const { return opClass == OpClass::DataMovement; }

@@ -55,6 +55,24 @@ void OpRegistry::add(OpDef def) {
   ops_.emplace(name, std::make_unique<OpDef>(std::move(def)));
 }
 
+OpDef& OpRegistry::edit(const std::string& name) {
+  auto it = ops_.find(name);
+  TCX_CHECK(it != ops_.end(), ErrorKind::Internal, "op {} is not registered", name);
+  return *it->second;
+}
+
+CudaExprFn cudaCall(std::string function) {
+  return [function = std::move(function)](const CudaExprContext& ctx) {
+    std::string args;
+    for (const std::string& operand : ctx.operands) {
+      if (operand.empty()) continue;
+      if (!args.empty()) args += ", ";
+      args += operand;
+    }
+    return "tcx::op::" + function + "(" + args + ")";
+  };
+}
+
 const AttrMap& InferContext::attrs() const { return node_.attrs(); }
 
 const TensorType& InferContext::inputType(size_t i) const {

@@ -19,8 +19,10 @@ public:
   const OpDef* find(const std::string& name) const;
   std::vector<const OpDef*> all() const; // sorted by name
 
-  // Used by the registration functions only.
+  // Used by the registration functions only: add an op, and complete a
+  // registered one (a family's CUDA forms are registered after its ops).
   void add(OpDef def);
+  OpDef& edit(const std::string& name);
 
 private:
   std::map<std::string, std::unique_ptr<OpDef>> ops_;

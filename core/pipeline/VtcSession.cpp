@@ -45,6 +45,14 @@ void VtcSession::select(const StrategyConstraints& constraints, SavingOracle* or
   strategy_ = std::make_unique<PointsToGraph>(*vtog_, greedy_.selected);
   optimized_ = std::make_unique<ExecPlan>(lowerToPlan(*kernels_, *strategy_, options_));
   optimizedLatency_ = estimate(*optimized_);
+  baselineLatency_ = estimate(*baseline_);
+  measuredOn_.clear();
+}
+
+void VtcSession::setMeasuredLatency(PlanLatency baseline, PlanLatency optimized, std::string source) {
+  baselineLatency_ = std::move(baseline);
+  optimizedLatency_ = std::move(optimized);
+  measuredOn_ = std::move(source);
 }
 
 PlanLatency VtcSession::estimate(const ExecPlan& plan) const {

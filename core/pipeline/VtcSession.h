@@ -55,9 +55,15 @@ public:
   const ExecPlan& optimizedPlan() const { return *optimized_; }
   const PlanLatency& baselineLatency() const { return baselineLatency_; }
   const PlanLatency& optimizedLatency() const { return optimizedLatency_; }
-  // Where the plans' per-kernel latencies come from ("estimated (h100-sxm)").
-  std::string latencySource() const { return costModel_.sourceLabel(); }
-  bool latencyMeasured() const { return false; }
+  // Where the plans' per-kernel latencies come from ("estimated (h100-sxm)",
+  // or "measured (NVIDIA H200)" once setMeasuredLatency was called).
+  std::string latencySource() const { return measuredOn_.empty() ? costModel_.sourceLabel() : measuredOn_; }
+  bool latencyMeasured() const { return !measuredOn_.empty(); }
+  // Replaces the estimates of both plans with latencies measured on a GPU
+  // (per kernel; bytes and flops keep the cost model's counts). `source`
+  // names the device: "measured (NVIDIA H200)". The next select() estimates
+  // again.
+  void setMeasuredLatency(PlanLatency baseline, PlanLatency optimized, std::string source);
   // Where the greedy's savings came from (the oracle it was given).
   const std::string& selectionSource() const { return selectionSource_; }
 
@@ -78,6 +84,7 @@ private:
   std::unique_ptr<ExecPlan> baseline_, optimized_;
   PlanLatency baselineLatency_, optimizedLatency_;
   std::string selectionSource_;
+  std::string measuredOn_;
 };
 
 } // namespace tcx

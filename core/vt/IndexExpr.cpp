@@ -91,6 +91,28 @@ void IndexExpr::canonicalize() {
   }
   std::erase_if(merged, [](const Term& t) { return t.coef == 0; });
   terms_ = std::move(merged);
+  recombineDivMod();
+}
+
+// c*k*floor(e/k) + c*(e mod k) = c*e, whatever e's range: what a reshape
+// that splits a dimension and one that merges it back leave behind.
+void IndexExpr::recombineDivMod() {
+  for (size_t i = 0; i < terms_.size(); ++i) {
+    const Atom& div = *terms_[i].atom;
+    if (div.kind != Atom::Kind::FloorDiv || terms_[i].coef % div.divisor != 0) continue;
+    const int64_t c = terms_[i].coef / div.divisor;
+    for (size_t j = 0; j < terms_.size(); ++j) {
+      const Atom& mod = *terms_[j].atom;
+      if (mod.kind != Atom::Kind::Mod || mod.divisor != div.divisor || terms_[j].coef != c ||
+          !(mod.operand == div.operand))
+        continue;
+      IndexExpr e = div.operand * c;
+      terms_.erase(terms_.begin() + static_cast<std::ptrdiff_t>(std::max(i, j)));
+      terms_.erase(terms_.begin() + static_cast<std::ptrdiff_t>(std::min(i, j)));
+      *this = *this + e;
+      return;
+    }
+  }
 }
 
 IndexExpr operator+(const IndexExpr& a, const IndexExpr& b) {

@@ -82,6 +82,7 @@ private:
   static IndexExpr fromAtom(std::shared_ptr<const Atom> atom);
   static IndexExpr makeDivMod(bool isDiv, const IndexExpr& a, int64_t k, const VarExtents& extents);
   void canonicalize();
+  void recombineDivMod();
 
   int64_t constant_ = 0;
   std::vector<Term> terms_; // sorted, no zero coefficients, no duplicate atoms

@@ -32,6 +32,9 @@ std::vector<SampleInfo> makeSamples() {
   std::vector<SampleInfo> s = {
       {"llama3_8b_decode", "Llama-3-8B layer at decode, QKV projection to output projection (VTC Fig. 2), bf16",
        [] { return buildLlama3Decode(); }},
+      {"llama3_8b_decode_attention",
+       "The same layer up to the attention output: the subgraph of the PyTorch baselines (VTC Fig. 2), bf16",
+       [] { return buildLlama3Decode({.outputProjection = false}); }},
       {"gemma2_9b_decode", "Gemma-2-9B attention layer at decode with soft-capping and local/global mask, bf16",
        [] { return buildGemma2Decode(); }},
       {"yolov11_c3k2", "YOLOv11 C3K2 block, batch 16, 640 input (VTC Fig. 11), f32", [] { return buildYolov11C3k2(); }},

@@ -18,6 +18,9 @@ namespace tcx::samples {
 struct LlamaDecodeConfig {
   int64_t batch = 16, context = 4096, hidden = 4096, heads = 32, kvHeads = 8, headDim = 128;
   DType dtype = DType::BF16;
+  // Without it the graph ends at the attention output, the subgraph the
+  // PyTorch baselines (shared/bench/torch_baselines.py) measure.
+  bool outputProjection = true;
 };
 Graph buildLlama3Decode(const LlamaDecodeConfig& c = {});
 

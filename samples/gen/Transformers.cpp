@@ -50,11 +50,11 @@ DecodeFront buildDecodeFront(GraphBuilder& b, Value* x, int64_t batch, int64_t c
 } // namespace
 
 Graph buildLlama3Decode(const LlamaDecodeConfig& c) {
-  GraphBuilder b("llama3_8b_decode");
+  GraphBuilder b(c.outputProjection ? "llama3_8b_decode" : "llama3_8b_decode_attention");
   const std::string attn = "/model/layers.0/self_attn";
   Value* x = b.input("x", c.dtype, {c.batch, 1, c.hidden});
   DecodeFront f = buildDecodeFront(b, x, c.batch, c.context, c.hidden, c.heads, c.kvHeads, c.headDim, c.dtype);
-  Value* wo = b.input("w_o", c.dtype, {c.heads * c.headDim, c.hidden});
+  Value* wo = c.outputProjection ? b.input("w_o", c.dtype, {c.heads * c.headDim, c.hidden}) : nullptr;
 
   Value* q = transpose(b, attn + "/q", f.q, {0, 2, 1, 3});         // [B,H,1,D]
   Value* kT = transpose(b, attn + "/k", f.keys, {0, 2, 3, 1});     // [B,H,D,S]
@@ -65,9 +65,7 @@ Graph buildLlama3Decode(const LlamaDecodeConfig& c) {
   Value* out = b.op("MatMul", {probs, v}, {}, attn + "/MatMul_1"); // [B,H,1,D]
   out = transpose(b, attn + "/o", out, {0, 2, 1, 3});
   out = reshape(b, attn + "/o", out, {c.batch, 1, c.heads * c.headDim});
-  Value* y = b.op("MatMul", {out, wo}, {}, attn + "/o_proj/MatMul");
-
-  b.output(y);
+  b.output(wo ? b.op("MatMul", {out, wo}, {}, attn + "/o_proj/MatMul") : out);
   b.output(f.kCacheOut);
   b.output(f.vCacheOut);
   return b.finish();

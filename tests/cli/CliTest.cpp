@@ -138,3 +138,32 @@ TEST_CASE("tcx optimize --json gives the before/after numbers and writes the rep
   }
   fs::remove_all(dir);
 }
+
+TEST_CASE("tcx export writes a CUDA project that nvcc builds", "[cli][export]") {
+  fs::path dir = tempDir() / "export";
+  Run r = tcxRun("export --out " + dir.string() + " " + sample("llama3_8b_decode_attention"));
+  REQUIRE(r.exitCode == 0);
+  for (const char* file : {"plan.cu", "main.cu", "CMakeLists.txt", "include/tcx/attention.cuh", "include/tcx/scalar.cuh"})
+    CHECK(fs::exists(dir / file));
+  std::ifstream plan(dir / "plan.cu");
+  std::string source((std::istreambuf_iterator<char>(plan)), {});
+  // The optimised plan: one GEMM writing Q and the caches, the library attention.
+  CHECK(source.find("gemm_small_m_body") != std::string::npos);
+  CHECK(source.find("decode_attention_partial_body") != std::string::npos);
+#ifdef TCX_NVCC
+  std::string build = "cmake -S " + dir.string() + " -B " + (dir / "build").string() +
+                      " -DCMAKE_CUDA_COMPILER=" TCX_NVCC " > /dev/null && cmake --build " + (dir / "build").string() +
+                      " > /dev/null";
+  INFO(build);
+  CHECK(std::system(build.c_str()) == 0);
+  CHECK(fs::exists(dir / "build" / "tcx_plan"));
+#endif
+  fs::remove_all(dir);
+}
+
+TEST_CASE("tcx profile without a GPU says so and exits unsupported", "[cli][gpu]") {
+  Run r = tcxRun("profile " + sample("shufflenet_v2_unit"));
+  if (r.exitCode == 0) return; // a machine with a GPU: tests/gpu checks the results
+  CHECK(r.exitCode == 5);
+  CHECK((r.output.find("no CUDA device") != std::string::npos || r.output.find("CUDA toolkit") != std::string::npos));
+}

@@ -16,6 +16,7 @@ void registerSelectOps(OpRegistry& registry);     // Select.cpp
 void registerCastOps(OpRegistry& registry);       // Cast.cpp
 void registerDropoutOp(OpRegistry& registry);     // Dropout.cpp
 void registerTriluOp(OpRegistry& registry);       // Trilu.cpp
+void registerCudaForms(OpRegistry& registry);     // Cuda.cpp, after the others
 
 } // namespace elementwise
 } // namespace tcx

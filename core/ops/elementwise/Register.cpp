@@ -13,6 +13,7 @@ void registerElementwiseOps(OpRegistry& registry) {
   elementwise::registerCastOps(registry);
   elementwise::registerDropoutOp(registry);
   elementwise::registerTriluOp(registry);
+  elementwise::registerCudaForms(registry);
 }
 
 } // namespace tcx

@@ -4,6 +4,10 @@
 
 #include "ops/OpDef.h"
 
+namespace tcx {
+class OpRegistry;
+}
+
 namespace tcx::nn {
 
 OpDef matMulOp();
@@ -18,5 +22,8 @@ OpDef layerNormalizationOp();
 OpDef batchNormalizationOp();
 OpDef instanceNormalizationOp();
 OpDef lpNormalizationOp();
+
+// The CUDA forms of the ops above (Cuda.cpp), once they are registered.
+void registerCudaForms(OpRegistry& registry);
 
 } // namespace tcx::nn

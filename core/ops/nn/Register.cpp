@@ -17,6 +17,7 @@ void registerNnOps(OpRegistry& registry) {
   registry.add(nn::batchNormalizationOp());
   registry.add(nn::instanceNormalizationOp());
   registry.add(nn::lpNormalizationOp());
+  nn::registerCudaForms(registry);
 }
 
 } // namespace tcx

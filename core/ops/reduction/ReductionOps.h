@@ -12,5 +12,6 @@ void registerReduceOps(OpRegistry& registry);  // ReduceSum, ReduceMean, ... (Re
 void registerArgMaxOps(OpRegistry& registry);  // ArgMax, ArgMin, Hardmax (ArgMax.cpp)
 void registerSoftmaxOps(OpRegistry& registry); // Softmax, LogSoftmax (Softmax.cpp)
 void registerCumSum(OpRegistry& registry);     // CumSum.cpp
+void registerCudaForms(OpRegistry& registry);  // Cuda.cpp, after the others
 
 } // namespace tcx::reduction

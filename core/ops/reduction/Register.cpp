@@ -8,6 +8,7 @@ void registerReductionOps(OpRegistry& registry) {
   reduction::registerArgMaxOps(registry);
   reduction::registerSoftmaxOps(registry);
   reduction::registerCumSum(registry);
+  reduction::registerCudaForms(registry);
 }
 
 } // namespace tcx

@@ -1,0 +1,63 @@
+// tcx export MODEL --out DIR: the optimised (or baseline) plan as a
+// standalone CUDA program, built with nvcc (codegen/CudaExport.h).
+#include "Commands.h"
+#include "ModelOptions.h"
+
+#include "KernelLibrary.h"
+#include "codegen/CudaCodegen.h"
+#include "codegen/CudaExport.h"
+#include "cost/GpuPreset.h"
+#include "pipeline/VtcSession.h"
+
+#include <fmt/format.h>
+#include <memory>
+
+namespace tcx::cli {
+
+namespace {
+
+struct ExportOptions {
+  ModelOptions model;
+  EdgeConstraintSpecs constraints;
+  std::string out;
+  std::string strategy = "greedy";
+  std::string arch = "sm_90";
+  int smCount = 132;
+  bool noDonate = false;
+};
+
+int exportPlan(const ExportOptions& opts) {
+  VtcSession session(opts.model.load(), defaultGpuPreset(), PlanOptions{.donateInputs = !opts.noDonate});
+  session.select(opts.constraints);
+  const ExecPlan& plan = opts.strategy == "baseline" ? session.baselinePlan() : session.optimizedPlan();
+  GeneratedPlan code = generateCuda(plan, {.smCount = opts.smCount});
+  std::vector<std::pair<std::string, std::string>> headers;
+  for (const KernelHeader& h : kernelLibraryHeaders()) headers.emplace_back(h.name, h.source);
+  std::vector<ExportFile> files = cudaExportFiles(plan, code, headers, opts.arch);
+  writeExport(opts.out, files);
+  fmt::print("exported the {} plan of '{}' to {}: {} kernels, {} launches, {} files\n", opts.strategy,
+             session.graph().name, opts.out, plan.kernels.size(), code.launches.size(), files.size());
+  fmt::print("build it with: cmake -S {0} -B {0}/build && cmake --build {0}/build\n", opts.out);
+  return 0;
+}
+
+} // namespace
+
+void addExportCommand(CLI::App& app, Action& action) {
+  auto opts = std::make_shared<ExportOptions>();
+  CLI::App* cmd = app.add_subcommand("export", "Write a plan's CUDA kernels and a host driver as a standalone project");
+  opts->model.addTo(*cmd);
+  cmd->add_option("--out", opts->out, "Directory to write (created if missing)")->required();
+  cmd->add_option("--strategy", opts->strategy, "Which plan: greedy (optimised) or baseline")
+      ->check(CLI::IsMember({"baseline", "greedy"}));
+  cmd->add_option("--accept", opts->constraints.accept, "Use this VTOG edge if it fits and saves time");
+  cmd->add_option("--force", opts->constraints.force, "Use this VTOG edge even if it costs time");
+  cmd->add_option("--forbid", opts->constraints.forbid, "Never use this VTOG edge");
+  cmd->add_option("--arch", opts->arch, "CUDA architecture of the CMake project (sm_90)");
+  cmd->add_option("--sms", opts->smCount, "Multiprocessors the launch configurations are sized for")
+      ->check(CLI::PositiveNumber);
+  cmd->add_flag("--no-donate", opts->noDonate, "Never update a graph input in place (a KV cache) for its output");
+  cmd->callback([opts, &action] { action = [opts] { return exportPlan(*opts); }; });
+}
+
+} // namespace tcx::cli

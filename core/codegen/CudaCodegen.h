@@ -1,0 +1,23 @@
+#pragma once
+// CUDA code generation for an ExecPlan (VTC section 5): one source module
+// whose kernels read and write every tensor through the plan's mapping
+// functions, constants folded in. Compute kernels matching a library
+// pattern (GEMM, decode attention) instantiate the templates of
+// kernels/include/tcx with emitted accessors and epilogues; every other
+// kernel is lowered generically (codegen/ValueCode.h). Residual
+// data-movement kernels copy the regions their op still owns.
+
+#include "codegen/GeneratedPlan.h"
+#include "plan/ExecPlan.h"
+
+namespace tcx {
+
+// The device the launch configurations are sized for.
+struct CodegenTarget {
+  int smCount = 132; // H100 SXM and H200
+};
+
+// Raises Unsupported naming the node when an op has no CUDA form.
+GeneratedPlan generateCuda(const ExecPlan& plan, const CodegenTarget& target = {});
+
+} // namespace tcx

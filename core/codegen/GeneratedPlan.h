@@ -1,0 +1,38 @@
+#pragma once
+// What CUDA code generation produces for an ExecPlan: one source module and
+// the launches that run the plan, in order. Every kernel of the module takes
+// the same single argument, the device addresses of all buffers
+// (`struct Buffers { void* p[numBuffers]; }`): the plan's buffers first,
+// then the scratch buffers code generation added (intermediates inside a
+// fused kernel, library kernels' workspaces). The profiler compiles the
+// source with NVRTC and launches by entry name; the exporter writes it out.
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tcx {
+
+struct GeneratedLaunch {
+  int planKernel = 0;      // index into ExecPlan::kernels
+  std::string entry;       // extern "C" kernel name
+  std::array<unsigned, 3> grid{1, 1, 1};
+  std::array<unsigned, 3> block{256, 1, 1};
+  unsigned sharedBytes = 0;
+  std::string what; // for reports: "stage MatMul '/attn/MatMul'", "store /x", "gemm", ...
+};
+
+struct GeneratedPlan {
+  std::string source;
+  std::vector<GeneratedLaunch> launches;
+  size_t numPlanBuffers = 0;
+  std::vector<int64_t> scratchBytes; // buffer numPlanBuffers + i
+  // Scratch buffers that must be zero when allocated (split-K arrival
+  // counters, which every run leaves at zero again).
+  std::vector<bool> scratchZeroed;
+
+  size_t numBuffers() const { return numPlanBuffers + scratchBytes.size(); }
+};
+
+} // namespace tcx

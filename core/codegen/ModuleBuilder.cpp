@@ -1,0 +1,71 @@
+#include "codegen/ModuleBuilder.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace tcx {
+
+namespace {
+
+constexpr unsigned kThreads = 256;
+// Enough blocks to fill any current GPU many times over; the grid-stride
+// loop covers the rest.
+constexpr int64_t kMaxBlocks = 1 << 20;
+
+} // namespace
+
+int ModuleBuilder::addScratch(int64_t bytes, bool zeroed) {
+  plan_.scratchBytes.push_back(std::max<int64_t>(bytes, 1));
+  plan_.scratchZeroed.push_back(zeroed);
+  return static_cast<int>(plan_.numPlanBuffers + plan_.scratchBytes.size() - 1);
+}
+
+void ModuleBuilder::addElementKernel(int planKernel, const std::string& entry, const Shape& shape,
+                                     const std::string& body, std::string what) {
+  const int64_t count = numElements(shape);
+  std::string decompose;
+  int64_t inner = 1;
+  for (size_t d = shape.size(); d-- > 0;) {
+    std::string quotient = inner == 1 ? "i" : fmt::format("(i / {})", inner);
+    decompose += d == 0 ? fmt::format("    const tcx::i64 x0 = {};\n", quotient)
+                        : fmt::format("    const tcx::i64 x{} = {} % {};\n", d, quotient, shape[d]);
+    inner *= shape[d];
+  }
+  code_ += fmt::format("extern \"C\" __global__ void __launch_bounds__({T}) {name}(Buffers b) {{\n"
+                       "  for (tcx::i64 i = blockIdx.x * {T}LL + threadIdx.x; i < {N}LL; i += gridDim.x * {T}LL) {{\n"
+                       "{decompose}{body}  }}\n}}\n\n",
+                       fmt::arg("T", kThreads), fmt::arg("name", entry), fmt::arg("N", count),
+                       fmt::arg("decompose", decompose), fmt::arg("body", body));
+  GeneratedLaunch launch;
+  launch.planKernel = planKernel;
+  launch.entry = entry;
+  launch.grid[0] = static_cast<unsigned>(std::clamp<int64_t>((count + kThreads - 1) / kThreads, 1, kMaxBlocks));
+  launch.block[0] = kThreads;
+  launch.what = std::move(what);
+  addLaunch(std::move(launch));
+}
+
+GeneratedPlan ModuleBuilder::finish(const std::string& prelude) && {
+  plan_.source = prelude + fmt::format("struct Buffers {{\n  void* p[{}];\n}};\n\n", plan_.numBuffers()) + code_;
+  return std::move(plan_);
+}
+
+std::vector<std::string> indexNames(size_t rank) {
+  std::vector<std::string> names;
+  for (size_t d = 0; d < rank; ++d) names.push_back(fmt::format("x{}", d));
+  return names;
+}
+
+std::string indexParams(size_t rank) {
+  std::string params;
+  for (size_t d = 0; d < rank; ++d) params += fmt::format("{}tcx::i64 x{}", d ? ", " : "", d);
+  return params;
+}
+
+std::string joinIndex(const std::vector<std::string>& index) {
+  std::string s;
+  for (size_t d = 0; d < index.size(); ++d) s += (d ? ", " : "") + index[d];
+  return s;
+}
+
+} // namespace tcx

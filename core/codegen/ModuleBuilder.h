@@ -1,0 +1,43 @@
+#pragma once
+// The module being generated: its code in definition order, the scratch
+// buffers its kernels asked for, and the launches. Kernel emitters append
+// to it; CudaCodegen wraps it with the includes and the Buffers struct.
+
+#include "codegen/GeneratedPlan.h"
+#include "ir/Shape.h"
+
+#include <string>
+
+namespace tcx {
+
+class ModuleBuilder {
+public:
+  explicit ModuleBuilder(size_t numPlanBuffers) { plan_.numPlanBuffers = numPlanBuffers; }
+
+  // Device code (functions, constants, kernels) appended in definition order.
+  void append(const std::string& code) { code_ += code; }
+  // A new scratch buffer; returns its buffer index.
+  int addScratch(int64_t bytes, bool zeroed = false);
+  void addLaunch(GeneratedLaunch launch) { plan_.launches.push_back(std::move(launch)); }
+
+  // Appends a kernel that runs `body` once for every index of `shape`, with
+  // the index in variables x0, x1, ... (one thread per element, grid-stride),
+  // and records its launch.
+  void addElementKernel(int planKernel, const std::string& entry, const Shape& shape, const std::string& body,
+                        std::string what);
+
+  GeneratedPlan finish(const std::string& prelude) &&;
+
+private:
+  std::string code_;
+  GeneratedPlan plan_;
+};
+
+// x0, x1, ... for a tensor of `rank` dimensions.
+std::vector<std::string> indexNames(size_t rank);
+// "tcx::i64 x0, tcx::i64 x1": the index parameters of a value function.
+std::string indexParams(size_t rank);
+// "x0, x1": a call's index arguments.
+std::string joinIndex(const std::vector<std::string>& index);
+
+} // namespace tcx

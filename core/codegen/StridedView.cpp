@@ -1,0 +1,36 @@
+#include "codegen/StridedView.h"
+
+namespace tcx {
+
+std::optional<StridedView> stridedView(const TensorAccess& access, int groupedDim, int64_t group) {
+  const MappingFunction& m = access.mapping;
+  if (m.pieces().size() != 1) return std::nullopt;
+  const MappingPiece& piece = m.pieces().front();
+  if (!piece.where.empty() || piece.source == MappingPiece::kFill) return std::nullopt;
+  const Shape& shape = m.virtualShape();
+  const int rank = static_cast<int>(shape.size());
+  IndexExpr offset = piece.offset;
+  VarExtents extents = shape;
+  if (groupedDim >= 0) {
+    if (shape[groupedDim] % group != 0) return std::nullopt;
+    // x_g = group * y + r, with y in x_g's place and r a new variable: the
+    // offset must be affine in y and not depend on r.
+    std::vector<IndexExpr> replacements;
+    for (int d = 0; d < rank; ++d)
+      replacements.push_back(d == groupedDim ? IndexExpr::var(d) * group + IndexExpr::var(rank) : IndexExpr::var(d));
+    extents[groupedDim] = shape[groupedDim] / group;
+    extents.push_back(group);
+    offset = offset.substitute(replacements, extents);
+    if (offset.mentions(rank)) return std::nullopt;
+  }
+  if (!offset.isAffine()) return std::nullopt;
+  StridedView view;
+  view.buffer = access.buffers.at(piece.source);
+  view.offset = offset.constant();
+  for (int d = 0; d < rank; ++d) view.strides.push_back(offset.coefficientOf(d));
+  view.groupedDim = groupedDim;
+  view.group = group;
+  return view;
+}
+
+} // namespace tcx

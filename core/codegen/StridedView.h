@@ -1,0 +1,29 @@
+#pragma once
+// A TensorAccess as pointer + strides: what library kernels (and cuBLAS-like
+// calls) take. It exists when the access's mapping function is a single
+// unconstrained piece over one buffer whose offset is affine in the index
+// (VTC Remark 1 with b(I) = 0), or affine once one dimension is divided by a
+// group size: the GQA/MQA case, where query head h reads KV head h / G.
+
+#include "plan/ExecPlan.h"
+
+#include <optional>
+#include <vector>
+
+namespace tcx {
+
+struct StridedView {
+  int buffer = -1;
+  int64_t offset = 0;           // elements, from the buffer's start
+  std::vector<int64_t> strides; // elements, per dimension of the value
+  // With grouping: dimension groupedDim contributes (x / group) * its stride.
+  int groupedDim = -1;
+  int64_t group = 1;
+};
+
+// nullopt unless the access is strided as described above. With
+// groupedDim >= 0, that dimension may (and, if group > 1, must) enter the
+// offset as floor(x / group).
+std::optional<StridedView> stridedView(const TensorAccess& access, int groupedDim = -1, int64_t group = 1);
+
+} // namespace tcx

@@ -1,0 +1,143 @@
+#include "codegen/ValueCode.h"
+
+#include "codegen/AccessCode.h"
+#include "codegen/CudaTypes.h"
+#include "ops/OpDef.h"
+
+#include <fmt/format.h>
+
+namespace tcx {
+
+namespace {
+
+// Constants bigger than this are model weights, which tcx expects as
+// inputs: embedding them would make every module megabytes of source.
+constexpr int64_t kMaxInlineConstant = 1 << 16;
+
+const TensorAccess* findAccess(const std::vector<TensorAccess>& accesses, const Value* v) {
+  for (const TensorAccess& a : accesses)
+    if (a.value == v) return &a;
+  return nullptr;
+}
+
+} // namespace
+
+std::vector<std::string> broadcastIndex(const Shape& operandShape, const Shape& outputShape,
+                                        const std::vector<std::string>& index) {
+  std::vector<std::string> result;
+  const size_t offset = outputShape.size() - operandShape.size();
+  for (size_t d = 0; d < operandShape.size(); ++d)
+    result.push_back(operandShape[d] == 1 && outputShape[d + offset] != 1 ? "0" : index[d + offset]);
+  return result;
+}
+
+ValueCode::ValueCode(const ExecPlan& plan, const PlanKernel& kernel, int planKernelIndex, ModuleBuilder& module)
+    : plan_(plan), kernel_(kernel), index_(planKernelIndex), module_(module) {}
+
+std::string ValueCode::prefix() const { return fmt::format("k{}_", index_); }
+
+const std::string& ValueCode::define(const Value* v, std::string name, const std::string& code) {
+  module_.append(code);
+  return functions_[v] = std::move(name);
+}
+
+std::string ValueCode::call(const Value* v, const std::vector<std::string>& index) {
+  if (auto it = locals_.find(v); it != locals_.end()) return it->second;
+  const std::string& f = function(v);
+  return fmt::format("{}(b{}{})", f, index.empty() ? "" : ", ", joinIndex(index));
+}
+
+const std::string& ValueCode::function(const Value* v) {
+  if (auto it = functions_.find(v); it != functions_.end()) return it->second;
+  std::string name = fmt::format("{}v{}", prefix(), names_++);
+  if (const TensorAccess* access = findAccess(kernel_.inputs, v))
+    return define(v, name, accessLoadFunction(name, *access, plan_));
+  if (v->isConstant()) return define(v, name, constantFunction(v, name));
+  const Node* node = v->producer();
+  TCX_CHECK(node, ErrorKind::Internal, "value '{}' is neither an input of kernel '{}' nor computed in it", v->name(),
+            kernel_.name);
+  const OpDef& op = node->op();
+  const size_t rank = v->type().shape.size();
+  if (op.cudaExpr) {
+    const std::string expr = elementwiseExpr(*node, indexNames(rank));
+    const char* storage = cudaStorageType(v->type().dtype);
+    return define(v, name,
+                  fmt::format("__device__ __forceinline__ {} {}(const Buffers& b{}{}) {{\n  return "
+                              "tcx::roundTo<{}>({});\n}}\n\n",
+                              cudaComputeType(v->type().dtype), name, rank ? ", " : "", indexParams(rank), storage,
+                              expr));
+  }
+  TCX_CHECK(op.cudaElement, ErrorKind::Unsupported, "{} has no CUDA lowering yet", node->describe());
+  return define(v, name, stage(*node, name));
+}
+
+std::string ValueCode::elementwiseExpr(const Node& node, const std::vector<std::string>& index) {
+  const Value* out = node.output(0);
+  CudaExprContext ctx{node, {}, cudaComputeType(out->type().dtype)};
+  for (const Value* in : node.inputs())
+    ctx.operands.push_back(in ? call(in, broadcastIndex(in->type().shape, out->type().shape, index)) : "");
+  return node.op().cudaExpr(ctx);
+}
+
+std::string ValueCode::constantFunction(const Value* v, const std::string& name) {
+  const Tensor& t = v->constant();
+  TCX_CHECK(t.numElements() <= kMaxInlineConstant, ErrorKind::Unsupported,
+            "constant '{}' has {} elements; code generation embeds constants of up to {} (pass weights as inputs)",
+            v->name(), t.numElements(), kMaxInlineConstant);
+  const DType dtype = t.dtype();
+  std::string values;
+  for (int64_t i = 0; i < t.numElements(); ++i)
+    values += (i ? ", " : "") + cudaLiteral(t.elementAsDouble(i), dtype);
+  const Shape& shape = t.shape();
+  std::string offset = "0";
+  int64_t stride = 1;
+  for (size_t d = shape.size(); d-- > 0; stride *= shape[d])
+    offset = fmt::format("{} + x{} * {}LL", offset, d, stride);
+  const char* type = cudaComputeType(dtype);
+  return fmt::format("__device__ const {0} {1}_data[{2}] = {{{3}}};\n"
+                     "__device__ __forceinline__ {0} {1}(const Buffers&{4}{5}) {{\n  return {1}_data[{6}];\n}}\n\n",
+                     type, name, std::max<int64_t>(t.numElements(), 1), values, shape.empty() ? "" : ", ",
+                     indexParams(shape.size()), offset);
+}
+
+// A stage: a kernel computing every element of the node's output into a
+// scratch buffer (row-major, the output's dtype), and a function reading it.
+std::string ValueCode::stage(const Node& node, const std::string& name) {
+  const Value* out = node.output(0);
+  const DType dtype = out->type().dtype;
+  const Shape& shape = out->type().shape;
+  const std::vector<std::string> index = indexNames(shape.size());
+  CudaElementContext ctx{node, index,
+                         [&](size_t operand, const std::vector<std::string>& at) {
+                           return call(node.input(operand), at);
+                         },
+                         cudaComputeType(dtype)};
+  const std::string element = node.op().cudaElement(ctx);
+  const int scratch = module_.addScratch(out->type().byteSize());
+  std::string offset = "0";
+  int64_t stride = 1;
+  for (size_t d = shape.size(); d-- > 0; stride *= shape[d])
+    offset = fmt::format("{} + x{} * {}LL", offset, d, stride);
+  std::string body = fmt::format("    {} out;\n    {{\n{}    }}\n    tcx::store<{}>(b.p[{}], {}, out);\n",
+                                 cudaComputeType(dtype), element, cudaStorageType(dtype), scratch, offset);
+  module_.addElementKernel(index_, fmt::format("{}stage{}", prefix(), stages_++), shape, body,
+                           fmt::format("stage {}", node.describe()));
+  return fmt::format("__device__ __forceinline__ {} {}(const Buffers& b{}{}) {{\n  return tcx::load<{}>(b.p[{}], "
+                     "{});\n}}\n\n",
+                     cudaComputeType(dtype), name, shape.empty() ? "" : ", ", indexParams(shape.size()),
+                     cudaStorageType(dtype), scratch, offset);
+}
+
+void ValueCode::storeOutputs() {
+  for (size_t i = 0; i < kernel_.outputs.size(); ++i) {
+    const TensorAccess& out = kernel_.outputs[i];
+    const Shape& shape = out.value->type().shape;
+    std::string body = fmt::format("    const {} v = {};\n", cudaComputeType(out.value->type().dtype),
+                                   call(out.value, indexNames(shape.size())));
+    body += accessStore(out, plan_, "v");
+    module_.addElementKernel(index_, fmt::format("{}store{}", prefix(), i), shape, body,
+                             fmt::format("store {}", out.value->name()));
+  }
+}
+
+} // namespace tcx

@@ -1,0 +1,66 @@
+#pragma once
+// The values of one fused kernel as device functions of their index: the
+// generic lowering every compute kernel can fall back on.
+//
+// A value is a function v(x0, ..., xn): a kernel input reads through its
+// TensorAccess, a constant reads a __device__ array, and an element-wise
+// node's output is an expression of its operands' functions at the
+// broadcast index, so chains of element-wise ops fuse into one loop with
+// their intermediates in registers. Any other node (a reduction, a
+// contraction, a window) is a stage: a kernel that computes each element
+// with the op's CUDA form and stores it in a scratch buffer, which its
+// function then reads. Intermediates are rounded to their dtype exactly
+// where the CPU reference rounds them.
+
+#include "codegen/ModuleBuilder.h"
+#include "plan/ExecPlan.h"
+
+#include <string>
+#include <unordered_map>
+
+namespace tcx {
+
+class ValueCode {
+public:
+  ValueCode(const ExecPlan& plan, const PlanKernel& kernel, int planKernelIndex, ModuleBuilder& module);
+
+  // The name of v's device function, emitting it (and what it needs) first.
+  const std::string& function(const Value* v);
+  // "f(b, x0, x1)": v's value at `index`.
+  std::string call(const Value* v, const std::vector<std::string>& index);
+  // The expression of node's element-wise result at x0, x1, ..., given its
+  // operands at the broadcast index (for library kernels' epilogues).
+  std::string elementwiseExpr(const Node& node, const std::vector<std::string>& index);
+  // Emits one kernel per output of the plan kernel that stores it.
+  void storeOutputs();
+  // Makes `call(v, ...)` yield the local variable `name`: inside a library
+  // kernel's epilogue, where v's element at the current index is in hand.
+  void bindLocal(const Value* v, std::string name) { locals_[v] = std::move(name); }
+
+  const ExecPlan& plan() const { return plan_; }
+  const PlanKernel& kernel() const { return kernel_; }
+  ModuleBuilder& module() { return module_; }
+  int planKernelIndex() const { return index_; }
+  std::string prefix() const;
+
+private:
+  const std::string& define(const Value* v, std::string name, const std::string& code);
+  std::string constantFunction(const Value* v, const std::string& name);
+  std::string stage(const Node& node, const std::string& name);
+
+  const ExecPlan& plan_;
+  const PlanKernel& kernel_;
+  int index_;
+  ModuleBuilder& module_;
+  std::unordered_map<const Value*, std::string> functions_;
+  std::unordered_map<const Value*, std::string> locals_;
+  int names_ = 0;
+  int stages_ = 0;
+};
+
+// The index of `operand` (of shape `operandShape`) that NumPy broadcasting
+// reads for the output index `index`.
+std::vector<std::string> broadcastIndex(const Shape& operandShape, const Shape& outputShape,
+                                        const std::vector<std::string>& index);
+
+} // namespace tcx

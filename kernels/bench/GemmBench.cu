@@ -1,0 +1,150 @@
+// gemm_small_m and gemm_tiled against the reference kernel, and their speed.
+
+#include "BenchUtil.cuh"
+#include "Dispatch.cuh"
+#include "Reference.cuh"
+#include "tcx/gemm.cuh"
+#include "tcx/launch.h"
+
+#include <string>
+
+namespace bench {
+namespace {
+
+template <typename T, int MT, tcx::Access B, typename E>
+__global__ void __launch_bounds__(tcx::kSmallMThreads, tcx::smallMMinBlocks(MT)) smallMKernel(tcx::GemmParams p, E e) {
+  tcx::gemm_small_m_body<T, MT, B>(p, e);
+}
+
+template <typename T, tcx::Access A, tcx::Access B, typename E>
+__global__ void __launch_bounds__(tcx::kTiledThreads, tcx::kTiledMinBlocks) tiledKernel(tcx::GemmParams p, E e) {
+  tcx::gemm_tiled_body<T, A, B>(p, e);
+}
+
+template <typename T>
+void launchGemm(const tcx::GemmPlan& plan, const tcx::GemmParams& p, StoreC e) {
+  if (plan.kernel == tcx::GemmKernel::Tiled) {
+    withAccess(plan.aAccess, [&](auto a) {
+      withAccess(plan.bAccess, [&](auto b) { launch(tiledKernel<T, a.value, b.value, StoreC>, plan.launch, p, e); });
+    });
+    return;
+  }
+  if constexpr (!std::is_same_v<T, float>)
+    withInt<1, 2, 5, 8>(plan.mTiles, [&](auto mt) {
+      withAccess(plan.bAccess, [&](auto b) { launch(smallMKernel<T, mt.value, b.value, StoreC>, plan.launch, p, e); });
+    });
+}
+
+enum class Layout { RowMajor, ColMajor, EveryOther }; // of the 2-D view (row, col)
+
+struct GemmCase {
+  const char* name;
+  int batch, m, n, k;
+  Layout a, b;
+  int splitK = 0; // 0: planner's choice
+  bool time = false;
+  int padA = 0, padB = 0; // extra elements per leading dimension
+};
+
+// Strides of a (rows x cols) view stored in `layout` and the elements its buffer needs.
+i64 viewStrides(Layout layout, int batch, int rows, int cols, int pad, i64 (&s)[3]) {
+  if (layout == Layout::RowMajor)
+    s[1] = cols + pad, s[2] = 1, s[0] = i64{rows} * s[1];
+  else if (layout == Layout::ColMajor)
+    s[1] = 1, s[2] = rows + pad, s[0] = i64{cols} * s[2];
+  else
+    s[1] = 2 * i64{cols}, s[2] = 2, s[0] = i64{rows} * s[1];
+  return batch * s[0];
+}
+
+template <typename T> tcx::ElemType elemType() {
+  return std::is_same_v<T, float> ? tcx::ElemType::F32
+         : std::is_same_v<T, __half> ? tcx::ElemType::F16 : tcx::ElemType::BF16;
+}
+
+template <typename T> void runGemm(const GemmCase& c, int sms, double copyGBs, unsigned seed) {
+  tcx::GemmProblem pr;
+  pr.type = elemType<T>();
+  pr.batch = c.batch, pr.m = c.m, pr.n = c.n, pr.k = c.k;
+  Buffer<T> a(viewStrides(c.a, c.batch, c.m, c.k, c.padA, pr.aStrides));
+  Buffer<T> b(viewStrides(c.b, c.batch, c.k, c.n, c.padB, pr.bStrides));
+  randomize(a, seed), randomize(b, seed + 1);
+  const tcx::GemmPlan plan = tcx::planGemm(pr, sms, c.splitK);
+  Buffer<unsigned char> ws(std::max<i64>(1, plan.workspaceBytes));
+  BENCH_CHECK(cudaMemset(ws.ptr, 0, ws.count));
+  tcx::GemmParams p = plan.params;
+  p.a.data = a.ptr, p.b.data = b.ptr, p.workspace = ws.ptr;
+  Buffer<float> out(i64{c.batch} * c.m * c.n), ref(out.count);
+  const StoreC store{out.ptr, c.m, c.n};
+
+  // Twice, poisoned in between: the second run proves the split counters were reset.
+  launchGemm<T>(plan, p, store);
+  poison(out);
+  launchGemm<T>(plan, p, store);
+  referenceGemm<T><<<dim3((c.n + 127) / 128, c.m, c.batch), 128>>>(p, StoreC{ref.ptr, c.m, c.n});
+  BENCH_CHECK(cudaGetLastError());
+  const std::string what = std::string(c.name) + " [" + tcx::gemmTemplateArgs(plan, "E") + ", split " +
+                           std::to_string(p.splitK) + "]";
+  report(what.c_str(), compare(out, ref), std::is_same_v<T, float> ? 1e-5 : 1e-4);
+  if (!c.time)
+    return;
+  const double us = medianMicros([&] { launchGemm<T>(plan, p, store); });
+  const double bytes = double(c.batch) * (i64{c.m} * c.k + i64{c.k} * c.n) * sizeof(T) + out.count * 4.0;
+  const double flops = 2.0 * c.batch * c.m * c.n * double(c.k);
+  std::printf("TIME %-58s %9.1f us  %7.0f GB/s  %5.1f%% of copy  %6.1f TFLOP/s\n", what.c_str(), us,
+              bytes / us / 1e3, 100.0 * bytes / us / 1e3 / copyGBs, flops / us / 1e6);
+}
+
+} // namespace
+
+void gemmBench(int sms, double copyGBs, bool checksOnly) {
+  using L = Layout;
+  unsigned seed = 100;
+  const GemmCase bf16Cases[] = {
+      {"small_m decode 16x4096x6144", 1, 16, 6144, 4096, L::RowMajor, L::RowMajor, 0, true},
+      {"small_m decode 16x4096x4096", 1, 16, 4096, 4096, L::RowMajor, L::RowMajor, 0, true},
+      {"small_m 16x4096x6144 split 1", 1, 16, 6144, 4096, L::RowMajor, L::RowMajor, 1, true},
+      {"small_m 16x4096x6144 split 2", 1, 16, 6144, 4096, L::RowMajor, L::RowMajor, 2, true},
+      {"small_m 16x4096x6144 split 4", 1, 16, 6144, 4096, L::RowMajor, L::RowMajor, 4, true},
+      {"small_m 16x4096x6144 split 8", 1, 16, 6144, 4096, L::RowMajor, L::RowMajor, 8, true},
+      {"small_m 16x4096x4096 split 2", 1, 16, 4096, 4096, L::RowMajor, L::RowMajor, 2, true},
+      {"small_m 16x4096x4096 split 4", 1, 16, 4096, 4096, L::RowMajor, L::RowMajor, 4, true},
+      {"small_m 16x4096x4096 split 8", 1, 16, 4096, 4096, L::RowMajor, L::RowMajor, 8, true},
+      {"small_m 16x4096x6144 B k-contiguous", 1, 16, 6144, 4096, L::RowMajor, L::ColMajor, 0, true},
+      {"small_m 1x1000x1000 ragged", 1, 1, 1000, 1000, L::RowMajor, L::RowMajor},
+      {"small_m 5x4096x4096 B k-contiguous", 1, 5, 4096, 4096, L::RowMajor, L::ColMajor},
+      {"small_m 33x515x777 B strided", 1, 33, 515, 777, L::RowMajor, L::RowMajor},
+      {"small_m 3x8x256x512 A col-major B every other", 3, 8, 256, 512, L::ColMajor, L::EveryOther},
+      {"small_m 16x1001x1001 padded, n and k tails", 1, 16, 1001, 1001, L::RowMajor, L::RowMajor, 0, false, 7, 7},
+      {"tiled 4096^3", 1, 4096, 4096, 4096, L::RowMajor, L::RowMajor, 0, true},
+      {"tiled 4096^3 B k-contiguous", 1, 4096, 4096, 4096, L::RowMajor, L::ColMajor, 0, true},
+      {"tiled 1000x999x1001 padded, n and k tails", 1, 1000, 999, 1001, L::RowMajor, L::RowMajor, 0, false, 7, 9},
+      {"tiled 2x300x200x150 A col-major B every other", 2, 300, 200, 150, L::ColMajor, L::EveryOther},
+      {"tiled 65x4096x512 B k-contiguous", 1, 65, 4096, 512, L::RowMajor, L::ColMajor},
+  };
+  for (const GemmCase& c : bf16Cases)
+    if (!(checksOnly && c.time))
+      runGemm<__nv_bfloat16>(c, sms, copyGBs, seed += 2);
+
+  const GemmCase halfCases[] = {
+      {"half small_m 64x1536x2048", 1, 64, 1536, 2048, L::RowMajor, L::RowMajor},
+      {"half small_m 40x1536x2048 B k-contiguous", 1, 40, 1536, 2048, L::RowMajor, L::ColMajor},
+      {"half tiled 512x768x1024 B k-contiguous", 1, 512, 768, 1024, L::RowMajor, L::ColMajor},
+      {"half tiled 4096^3", 1, 4096, 4096, 4096, L::RowMajor, L::RowMajor, 0, true},
+  };
+  for (const GemmCase& c : halfCases)
+    if (!(checksOnly && c.time))
+      runGemm<__half>(c, sms, copyGBs, seed += 2);
+
+  const GemmCase floatCases[] = {
+      {"float tiled 513x257x300", 1, 513, 257, 300, L::RowMajor, L::RowMajor},
+      {"float tiled 2x100x120x70 A col-major B every other", 2, 100, 120, 70, L::ColMajor, L::EveryOther},
+      {"float tiled 16x4096x4096", 1, 16, 4096, 4096, L::RowMajor, L::RowMajor, 0, true},
+      {"float tiled 2048^3", 1, 2048, 2048, 2048, L::RowMajor, L::RowMajor, 0, true},
+  };
+  for (const GemmCase& c : floatCases)
+    if (!(checksOnly && c.time))
+      runGemm<float>(c, sms, copyGBs, seed += 2);
+}
+
+} // namespace bench

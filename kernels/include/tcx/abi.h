@@ -1,0 +1,112 @@
+#ifndef TCX_ABI_H
+#define TCX_ABI_H
+// The kernel ABI shared by the device library (the .cuh headers, compiled by NVRTC or nvcc) and
+// the host planner (launch.h, compiled by g++): the parameter structs every kernel takes by value
+// and the block sizes it was written for. Plain C++ with no includes, so that NVRTC, nvcc and g++
+// all accept it; the structs hold only pointers, long long and int, so their layout is the same
+// on both sides and the host can pass `&params` in the void*[] of cudaLaunchKernel.
+
+// Functions both sides evaluate (NVRTC and nvcc define __CUDACC__).
+#ifdef __CUDACC__
+#define TCX_HOST_DEVICE __host__ __device__
+#else
+#define TCX_HOST_DEVICE
+#endif
+
+namespace tcx {
+
+using i64 = long long;
+
+// How a 2-D operand view (row, col) is laid out in memory. Picks the load path of a GEMM; the
+// planner (launch.h) derives it from the strides and the base pointer's alignment.
+enum class Access : int {
+  // Any strides: element-wise loads. Correct for every view, slow.
+  Strided = 0,
+  // strideCol == 1; base 16-byte aligned; strideRow and strideBatch multiples of 16 bytes.
+  ColContiguous = 1,
+  // strideRow == 1; base 16-byte aligned; strideCol and strideBatch multiples of 16 bytes.
+  RowContiguous = 2,
+};
+
+// One operand of a batched GEMM: element (batch, row, col) lives at
+// data + batch * strideBatch + row * strideRow + col * strideCol (strides in elements).
+struct Operand {
+  const void* data;
+  i64 strideBatch;
+  i64 strideRow;
+  i64 strideCol;
+};
+
+// C[batch][m][n] = sum_k A[batch][m][k] * B[batch][k][n]; C goes through the epilogue functor.
+struct GemmParams {
+  Operand a; // (batch, m, k)
+  Operand b; // (batch, k, n)
+  int batch;
+  int m;
+  int n;
+  int k;
+  // gemm_small_m only: blocks that share one output tile along K, the K range of each (a multiple
+  // of kSmallMKBlock), and how much of that range is staged in shared memory at a time.
+  int splitK;
+  int kPerSplit;
+  int kChunk;
+  // gemm_small_m with splitK > 1: partial tiles and arrival counters. Zero it once when it is
+  // allocated; every launch leaves the counters at zero again.
+  void* workspace;
+};
+
+// Attention over (b, head, position, d). K and V have d contiguous (stride 1).
+struct AttentionParams {
+  const void* q;
+  i64 qStride[4]; // (b, head, i, d), any strides
+  const void* k;
+  i64 kStride[3]; // (b, kvHead, j)
+  const void* v;
+  i64 vStride[3]; // (b, kvHead, j)
+  int batch;
+  int heads;
+  int kvHeads;
+  int sq;        // query rows per head
+  int skv;       // key/value positions
+  int chunkLen;  // positions per phase-1 block, a multiple of kAttentionTile * kAttentionWarps
+  int numChunks; // ceil(skv / chunkLen)
+  int rowGroups; // blocks per (b, kvHead, chunk) along the heads/kvHeads * sq query rows
+  float* workspace;
+};
+
+// Block sizes and shared memory of each kernel. Codegen's wrappers take the thread counts (and
+// minimum blocks) as __launch_bounds__; launch.h computes the rest of each launch from them.
+
+// gemm_small_m: 64-column tiles of B, 32-row slices of K, 8 warps.
+inline constexpr int kSmallMThreads = 256;
+inline constexpr int kSmallMTileN = 64;
+inline constexpr int kSmallMKBlock = 32;
+// Minimum resident blocks per multiprocessor: two blocks overlap one's A staging and reduction
+// with the other's stream of B; with more than 16 rows the accumulators need the registers of a
+// single block.
+TCX_HOST_DEVICE constexpr int smallMMinBlocks(int mTiles) { return mTiles <= 2 ? 2 : 1; }
+// A is staged as rows of kChunk + this many elements: the padding makes the warp's fragment reads
+// hit distinct shared-memory banks (16 bytes per lane when B is k-contiguous, 4 bytes otherwise).
+TCX_HOST_DEVICE constexpr int smallMAPadding(Access b) { return b == Access::RowContiguous ? 32 : 8; }
+
+// gemm_tiled: 128 x 128 output tiles, 64 deep in K, a 3-stage cp.async pipeline; at most 128
+// registers a thread, so that two blocks share a multiprocessor.
+inline constexpr int kTiledThreads = 256;
+inline constexpr int kTiledMinBlocks = 2;
+inline constexpr int kTiledM = 128;
+inline constexpr int kTiledN = 128;
+inline constexpr int kTiledK = 64;
+inline constexpr int kTiledStages = 3;
+TCX_HOST_DEVICE constexpr int tiledSharedBytes(int elemBytes) {
+  return elemBytes == 4 ? 0 : kTiledStages * (kTiledM + kTiledN) * kTiledK * elemBytes;
+}
+
+// Attention: 4 warps, 16 positions per warp step; static shared memory only.
+inline constexpr int kAttentionWarps = 4;
+inline constexpr int kAttentionThreads = 32 * kAttentionWarps;
+inline constexpr int kAttentionTile = 16;
+inline constexpr int kCombineThreads = 128;
+
+} // namespace tcx
+
+#endif // TCX_ABI_H

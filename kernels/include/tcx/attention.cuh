@@ -1,0 +1,374 @@
+#ifndef TCX_ATTENTION_CUH
+#define TCX_ATTENTION_CUH
+// Split-K attention for decode and short query lengths (flash-decoding) with GQA/MQA/MHA:
+//   O[b][h][i][:] = softmax_j(score(b, h, i, j)) @ V[b][h / G][j][:],  G = heads / kvHeads.
+//
+// Phase 1, decode_attention_partial_body, is bound by reading K and V once. A work item is
+// (b, unit group, chunk of positions); a unit is one KV head with up to 16 * RT of its query rows
+// (row = gh * sq + i over the group's heads gh and query rows i, all of them when G * sq <=
+// 16 * RT), so each K and V row is read from DRAM once per unit, never expanded. Each warp of a
+// block owns one unit of the item's group, so the block's warps read adjacent heads of the same
+// positions: with K/V laid out (b, position, kvHead, d), whole contiguous rows. A block takes a
+// contiguous range of items. Each warp streams its positions, 16 at a time, through its own ring
+// of kAttentionStages shared-memory tiles (pipeline.cuh: bulk copies, several tiles in flight),
+// runs Q K^T and P V on tensor cores from ldmatrix fragments (the score accumulators are P's A
+// fragment directly), keeps an online softmax, and writes (max, sum, unnormalised o[D]) per row
+// and chunk to a float workspace; warps never wait for each other.
+// Phase 2, decode_attention_combine_body: one warp per (b, h, i) merges the chunks and calls
+// OutStore.
+//
+// Functors from codegen:
+//   struct ScoreOp  { __device__ float operator()(int b, int h, int i, int j, float dot) const; };
+//   struct OutStore { __device__ void operator()(int b, int h, int i, int d, float v) const; };
+// ScoreOp gets the raw dot product q.k in fp32 and applies scale, soft-capping and masks; it may
+// return -inf. Masked positions never make NaN: a row is NaN only when every one of its scores is
+// -inf, which is what softmax gives (0 / 0). ScoreOp is called once per (row, position) in
+// range; OutStore once per output element.
+
+#include "tcx/mma.cuh"
+#include "tcx/pipeline.cuh"
+#include "tcx/reduce.cuh"
+
+namespace tcx {
+namespace detail {
+
+// Workspace floats per (row, chunk): max, sum, two pad words keeping o 16-byte aligned, o[D].
+template <int D> inline constexpr int kPartialFloats = D + 4;
+
+// One ring slot: 16 positions of K and V. Rows are padded by 16 bytes so that the 8 rows one
+// ldmatrix reads fall in distinct shared-memory banks.
+template <typename T, int D> struct KvTile {
+  T k[kAttentionTile][D + 8];
+  T v[kAttentionTile][D + 8];
+};
+
+// Everything one warp owns: its ring, its unit's Q fragments and the ring's barriers.
+template <typename T, int D, int RT, int S> struct AttentionWarpShared {
+  KvTile<T, D> ring[S];
+  uint4 q[RT][D / 16][32]; // A fragments of Q K^T, one 16-byte entry per lane
+  unsigned long long ready[S];
+};
+
+__device__ __forceinline__ float stableBase(float m) { return m == -infinity() ? 0.0f : m; }
+
+// A warp's walk over the positions of its items: the item, the first of the next 16 positions
+// and the chunk's end, with K and V at position 0 of the item's (b, kvHead).
+template <typename T> struct KvCursor {
+  int item, pos, end;
+  const T* k;
+  const T* v;
+};
+
+// Decoded work item.
+struct AttentionItem {
+  int b, unit, chunk;
+};
+
+template <int W>
+__device__ __forceinline__ AttentionItem decodeItem(const AttentionParams& p, int groups, int item, int warp) {
+  const int chunk = item % p.numChunks, bg = item / p.numChunks;
+  return {bg / groups, bg % groups * W + warp, chunk};
+}
+
+// Moves `c` to the first item at or after `item` (and before `last`) that gives this warp work.
+template <typename T, int W>
+__device__ __forceinline__ void seekItem(KvCursor<T>& c, const AttentionParams& p, int groups, int item, int last,
+                                         int warp) {
+  for (; item < last; ++item) {
+    const AttentionItem it = decodeItem<W>(p, groups, item, warp);
+    if (it.unit >= p.kvHeads * p.rowGroups)
+      continue;
+    const int kvHead = it.unit / p.rowGroups;
+    c.item = item;
+    c.pos = it.chunk * p.chunkLen;
+    c.end = min(c.pos + p.chunkLen, p.skv);
+    c.k = static_cast<const T*>(p.k) + it.b * p.kStride[0] + kvHead * p.kStride[1];
+    c.v = static_cast<const T*>(p.v) + it.b * p.vStride[0] + kvHead * p.vStride[1];
+    return;
+  }
+  c.item = last;
+}
+
+template <typename T, int W>
+__device__ __forceinline__ void advance(KvCursor<T>& c, const AttentionParams& p, int groups, int last, int warp) {
+  c.pos += kAttentionTile;
+  if (c.pos >= c.end)
+    seekItem<T, W>(c, p, groups, c.item + 1, last, warp);
+}
+
+// Fills ring slot `tile` with the 16 positions at the cursor: lane l < 16 takes K row l, lane
+// 16 + l V row l; rows past the chunk's end are zeroed (their scores are masked, and P V must
+// not see stale NaN).
+template <typename T, int D>
+__device__ __forceinline__ void fillTile(KvTile<T, D>& tile, unsigned long long* bar, const KvCursor<T>& c,
+                                         const AttentionParams& p, bool bulk) {
+  const int lane = threadIdx.x % 32, r = lane % kAttentionTile, pos = c.pos + r;
+  const bool isV = lane >= kAttentionTile, live = pos < c.end;
+  const T* src = isV ? c.v + pos * p.vStride[2] : c.k + pos * p.kStride[2];
+  T* dst = isV ? tile.v[r] : tile.k[r];
+  constexpr unsigned kRowBytes = D * sizeof(T);
+  if (bulk) {
+    if (!live)
+      zeroRow(dst, kRowBytes);
+    fillBegin(bar, 2 * kRowBytes * min(kAttentionTile, c.end - c.pos));
+    if (live)
+      copyRow(dst, src, kRowBytes, bar);
+    return;
+  }
+#pragma unroll 4
+  for (int x = 0; x < D / 8; ++x)
+    reinterpret_cast<uint4*>(dst)[x] = live ? gather8(src + 8 * x, 1, 8) : make_uint4(0, 0, 0, 0);
+  fillBegin(bar, 0);
+}
+
+// Q fragments of one unit, lane by lane in mma.sync's A layout: entry [mt][kk][lane] holds rows
+// g, g + 8 of tile mt at d = 16 kk + 2t (+1) and d + 8 (+1). Q is read with 16-byte loads where
+// its d is contiguous and aligned, each spread over the four lanes whose words it holds.
+template <typename T, int D, int RT>
+__device__ __forceinline__ void stageQ(uint4 (&q)[RT][D / 16][32], const AttentionParams& p, int b, int kvHead,
+                                       int rowBase) {
+  const int groupSize = p.heads / p.kvHeads, rows = groupSize * p.sq;
+  const T* qb = static_cast<const T*>(p.q) + b * p.qStride[0];
+  const bool vector = p.qStride[3] == 1 && reinterpret_cast<unsigned long long>(p.q) % 16 == 0 &&
+                      (p.qStride[0] | p.qStride[1] | p.qStride[2]) % 8 == 0;
+  for (int idx = threadIdx.x % 32; idx < 16 * RT * (D / 8); idx += 32) {
+    const int local = idx / (D / 8), c = idx % (D / 8), row = rowBase + local;
+    uint4 x = make_uint4(0, 0, 0, 0);
+    if (row < rows) {
+      const T* src = qb + (kvHead * groupSize + row / p.sq) * p.qStride[1] + row % p.sq * p.qStride[2] +
+                     8 * c * p.qStride[3];
+      x = vector ? *reinterpret_cast<const uint4*>(src) : gather8(src, p.qStride[3], 8);
+    }
+    const int reg = 2 * (c % 2) + local % 16 / 8, g = local % 8;
+    unsigned* entry = reinterpret_cast<unsigned*>(&q[local / 16][c / 2][4 * g]);
+#pragma unroll
+    for (int w = 0; w < 4; ++w)
+      entry[4 * w + reg] = word(x, w);
+  }
+}
+
+template <typename T, int D, int RT, int W, int S, typename ScoreOp>
+__device__ __forceinline__ void attentionPartial(const AttentionParams& p, const ScoreOp& score) {
+  constexpr int kDTiles = D / 8;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  auto& sh = reinterpret_cast<AttentionWarpShared<T, D, RT, S>*>(dynamicShared())[warp];
+  const int groupSize = p.heads / p.kvHeads, rows = groupSize * p.sq;
+  const int units = p.kvHeads * p.rowGroups, groups = (units + W - 1) / W;
+  const int items = p.batch * groups * p.numChunks, perBlock = (items + gridDim.x - 1) / gridDim.x;
+  const int first = blockIdx.x * perBlock, last = min(first + perBlock, items);
+  // Bulk copies need 16-byte aligned rows; other views fill the ring with ordinary loads.
+  const bool bulk =
+      kBulkCopy &&
+      (reinterpret_cast<unsigned long long>(p.k) | reinterpret_cast<unsigned long long>(p.v)) % 16 == 0 &&
+      (p.kStride[0] | p.kStride[1] | p.kStride[2] | p.vStride[0] | p.vStride[1] | p.vStride[2]) % 8 == 0;
+
+  if (lane < S)
+    initSlot(&sh.ready[lane]);
+  fenceSlotInit();
+  KvCursor<T> fill, use;
+  seekItem<T, W>(fill, p, groups, first, last, warp);
+  use = fill;
+  for (int s = 0; s < S && fill.item < last; ++s) {
+    fillTile<T, D>(sh.ring[s], &sh.ready[s], fill, p, bulk);
+    advance<T, W>(fill, p, groups, last, warp);
+  }
+
+  int step = 0, stagedB = -1, stagedUnit = -1;
+  while (use.item < last) {
+    const AttentionItem it = decodeItem<W>(p, groups, use.item, warp);
+    const int kvHead = it.unit / p.rowGroups, rowBase = it.unit % p.rowGroups * 16 * RT;
+    if (it.b != stagedB || it.unit != stagedUnit) {
+      __syncwarp();
+      stageQ<T, D, RT>(sh.q, p, it.b, kvHead, rowBase);
+      __syncwarp();
+      stagedB = it.b, stagedUnit = it.unit;
+    }
+    float o[RT][kDTiles][4] = {};
+    float runMax[RT][2], runSum[RT][2];
+#pragma unroll
+    for (int mt = 0; mt < RT; ++mt)
+#pragma unroll
+      for (int half = 0; half < 2; ++half)
+        runMax[mt][half] = -infinity(), runSum[mt][half] = 0.0f;
+
+    const int item = use.item;
+    for (; use.item == item; ++step) {
+      const int slot = step % S, pos0 = use.pos, end = use.end;
+      waitSlot(&sh.ready[slot], step / S % 2);
+      const KvTile<T, D>& tile = sh.ring[slot];
+
+      // Scores: K rows are B's columns; ldmatrix matrix l / 8 is (positions 8 (l / 16) + 0..7,
+      // d 16 kk + 8 ((l / 8) % 2) + 0..7), i.e. both k halves of both 8-position tiles.
+      float s[RT][2][4] = {};
+#pragma unroll
+      for (int kk = 0; kk < D / 16; ++kk) {
+        unsigned kf[4];
+        ldmatrixX4(kf, &tile.k[8 * (lane / 16) + lane % 8][16 * kk + 8 * (lane / 8 % 2)]);
+#pragma unroll
+        for (int mt = 0; mt < RT; ++mt) {
+          const uint4 qf = sh.q[mt][kk][lane];
+          const unsigned a[4] = {qf.x, qf.y, qf.z, qf.w};
+          mma16816<T>(s[mt][0], a, kf[0], kf[1]);
+          mma16816<T>(s[mt][1], a, kf[2], kf[3]);
+        }
+      }
+
+      // Scores through ScoreOp, then the online softmax update of each of the lane's two rows.
+#pragma unroll
+      for (int mt = 0; mt < RT; ++mt)
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+          const int row = rowBase + 16 * mt + g + 8 * half;
+          float tileMax = -infinity();
+#pragma unroll
+          for (int nt = 0; nt < 2; ++nt)
+#pragma unroll
+            for (int x = 0; x < 2; ++x) {
+              const int pos = pos0 + 8 * nt + 2 * t + x;
+              float& v = s[mt][nt][2 * half + x];
+              v = row < rows && pos < end
+                      ? score(it.b, kvHead * groupSize + row / p.sq, row % p.sq, pos, v)
+                      : -infinity();
+              tileMax = fmaxf(tileMax, v);
+            }
+          tileMax = fmaxf(tileMax, __shfl_xor_sync(0xffffffffu, tileMax, 1));
+          tileMax = fmaxf(tileMax, __shfl_xor_sync(0xffffffffu, tileMax, 2));
+          const float newMax = fmaxf(runMax[mt][half], tileMax), base = stableBase(newMax);
+          const float alpha = __expf(runMax[mt][half] - base);
+          runMax[mt][half] = newMax;
+          runSum[mt][half] *= alpha;
+#pragma unroll
+          for (int j = 0; j < kDTiles; ++j)
+            o[mt][j][2 * half] *= alpha, o[mt][j][2 * half + 1] *= alpha;
+#pragma unroll
+          for (int nt = 0; nt < 2; ++nt)
+#pragma unroll
+            for (int x = 0; x < 2; ++x) {
+              float& v = s[mt][nt][2 * half + x];
+              v = __expf(v - base);
+              runSum[mt][half] += v;
+            }
+        }
+
+      // P V: V rows are B's rows (k = position), read transposed; matrix l / 8 is (positions
+      // 8 ((l / 8) % 2) + 0..7, d 16 jj + 8 (l / 16) + 0..7): both k halves of d tiles 2jj, 2jj+1.
+      unsigned pa[RT][4];
+#pragma unroll
+      for (int mt = 0; mt < RT; ++mt) {
+        pa[mt][0] = packFloats<T>(s[mt][0][0], s[mt][0][1]);
+        pa[mt][1] = packFloats<T>(s[mt][0][2], s[mt][0][3]);
+        pa[mt][2] = packFloats<T>(s[mt][1][0], s[mt][1][1]);
+        pa[mt][3] = packFloats<T>(s[mt][1][2], s[mt][1][3]);
+      }
+#pragma unroll
+      for (int jj = 0; jj < D / 16; ++jj) {
+        unsigned vf[4];
+        ldmatrixX4Trans(vf, &tile.v[8 * (lane / 8 % 2) + lane % 8][16 * jj + 8 * (lane / 16)]);
+#pragma unroll
+        for (int mt = 0; mt < RT; ++mt) {
+          mma16816<T>(o[mt][2 * jj], pa[mt], vf[0], vf[1]);
+          mma16816<T>(o[mt][2 * jj + 1], pa[mt], vf[2], vf[3]);
+        }
+      }
+
+      releaseSlot();
+      if (fill.item < last) {
+        fillTile<T, D>(sh.ring[slot], &sh.ready[slot], fill, p, bulk);
+        advance<T, W>(fill, p, groups, last, warp);
+      }
+      advance<T, W>(use, p, groups, last, warp);
+    }
+
+    // Publish (max, sum, o) of the item's real rows for phase 2: row g + 8 half of tile mt holds
+    // o at d = 8j + 2t, 8j + 2t + 1.
+#pragma unroll
+    for (int mt = 0; mt < RT; ++mt)
+#pragma unroll
+      for (int half = 0; half < 2; ++half) {
+        float sum = runSum[mt][half];
+        sum += __shfl_xor_sync(0xffffffffu, sum, 1);
+        sum += __shfl_xor_sync(0xffffffffu, sum, 2);
+        const int row = rowBase + 16 * mt + g + 8 * half;
+        if (row >= rows)
+          continue;
+        const int h = kvHead * groupSize + row / p.sq;
+        const i64 rowId = (static_cast<i64>(it.b) * p.heads + h) * p.sq + row % p.sq;
+        float* dst = p.workspace + (rowId * p.numChunks + it.chunk) * kPartialFloats<D>;
+        if (t == 0)
+          *reinterpret_cast<float2*>(dst) = make_float2(runMax[mt][half], sum);
+#pragma unroll
+        for (int j = 0; j < kDTiles; ++j)
+          *reinterpret_cast<float2*>(dst + 4 + 8 * j + 2 * t) =
+              make_float2(o[mt][j][2 * half], o[mt][j][2 * half + 1]);
+      }
+  }
+}
+
+} // namespace detail
+
+// T: __half or __nv_bfloat16. D: 64, 128 or 256. RT: query-row tiles of 16 per unit (launch.h).
+// Grid: (blocks, 1, 1), each taking a contiguous range of the batch x unit groups x chunks
+// items; block: kAttentionThreads; dynamic shared memory attentionSharedBytes(D, RT).
+template <typename T, int D, int RT, typename ScoreOp>
+__device__ __forceinline__ void decode_attention_partial_body(const AttentionParams& p,
+                                                              const ScoreOp& score) {
+  static_assert(isTensorCoreType<T>, "attention takes __half or __nv_bfloat16");
+  static_assert(D == 64 || D == 128 || D == 256, "head dim 64, 128 or 256");
+  static_assert(RT >= 1 && RT * D <= 256, "the output accumulators of RT row tiles must fit registers");
+  static_assert(sizeof(detail::AttentionWarpShared<T, D, RT, kAttentionStages>) * kAttentionWarps ==
+                    attentionSharedBytes(D, RT),
+                "launch.h sizes the shared memory");
+  detail::attentionPartial<T, D, RT, kAttentionWarps, kAttentionStages>(p, score);
+}
+
+// Grid: ceil(batch * heads * sq / (kCombineThreads / 32)); block: kCombineThreads. Lane l holds
+// d = l * D / 32 ...; the chunks' loads are issued in batches of 8 before their first use.
+template <int D, typename OutStore>
+__device__ __forceinline__ void decode_attention_combine_body(const AttentionParams& p,
+                                                              const OutStore& out) {
+  constexpr int kPerLane = D / 32, kBatch = 8;
+  const int lane = threadIdx.x % 32;
+  const i64 rowId = static_cast<i64>(blockIdx.x) * (kCombineThreads / 32) + threadIdx.x / 32;
+  if (rowId >= static_cast<i64>(p.batch) * p.heads * p.sq)
+    return;
+  const int i = static_cast<int>(rowId % p.sq), h = static_cast<int>(rowId / p.sq % p.heads);
+  const int b = static_cast<int>(rowId / p.sq / p.heads);
+  const float* partials = p.workspace + rowId * p.numChunks * detail::kPartialFloats<D>;
+  auto partial = [&](int c) { return partials + c * detail::kPartialFloats<D>; };
+
+  float maxAll = -infinity();
+  for (int c = lane; c < p.numChunks; c += 32)
+    maxAll = fmaxf(maxAll, partial(c)[0]);
+  const float base = detail::stableBase(warpMax(maxAll));
+  float sum = 0.0f;
+  for (int c = lane; c < p.numChunks; c += 32)
+    sum += partial(c)[1] * __expf(partial(c)[0] - base);
+  sum = warpSum(sum);
+
+  float acc[kPerLane] = {};
+  for (int c0 = 0; c0 < p.numChunks; c0 += kBatch) {
+    Vec<float, kPerLane> part[kBatch];
+    float weight[kBatch];
+#pragma unroll
+    for (int c = 0; c < kBatch; ++c) {
+      const bool live = c0 + c < p.numChunks;
+      weight[c] = live ? __expf(partial(c0 + c)[0] - base) : 0.0f;
+      if (live)
+        part[c] = Vec<float, kPerLane>::load(partial(c0 + c) + 4 + lane * kPerLane);
+    }
+#pragma unroll
+    for (int c = 0; c < kBatch; ++c)
+      if (c0 + c < p.numChunks)
+#pragma unroll
+        for (int e = 0; e < kPerLane; ++e)
+          acc[e] += weight[c] * part[c].v[e];
+  }
+  // sum == 0 only when every score of the row was -inf: 0 / 0, as softmax gives.
+#pragma unroll
+  for (int e = 0; e < kPerLane; ++e)
+    out(b, h, i, lane * kPerLane + e, acc[e] / sum);
+}
+
+} // namespace tcx
+
+#endif // TCX_ATTENTION_CUH

@@ -1,0 +1,239 @@
+#pragma once
+// Host side of the kernel library, plain C++20 for core's code generator: for each kernel, the
+// template arguments to instantiate, the launch configuration and the workspace it needs, computed
+// from the problem sizes and the device's multiprocessor count.
+//
+// Codegen instantiates a kernel body (a __device__ function template) inside a tiny extern "C"
+// __global__ wrapper with the block size as launch bounds, and launches the wrapper by name with
+// cudaLaunchKernel, args = {&params, &functor}. The functor is passed by value (an empty struct
+// still takes its 1-byte argument) or constructed inside the wrapper. The wrappers:
+//
+//   extern "C" __global__ void __launch_bounds__(tcx::kSmallMThreads, tcx::smallMMinBlocks(MT))
+//   NAME(tcx::GemmParams p, EPILOGUE e) { tcx::gemm_small_m_body<T, MT, B_ACCESS>(p, e); }
+//
+//   extern "C" __global__ void __launch_bounds__(tcx::kTiledThreads, tcx::kTiledMinBlocks)
+//   NAME(tcx::GemmParams p, EPILOGUE e) { tcx::gemm_tiled_body<T, A_ACCESS, B_ACCESS>(p, e); }
+//
+//   extern "C" __global__ void __launch_bounds__(tcx::kAttentionThreads)
+//   NAME(tcx::AttentionParams p, SCORE_OP s) { tcx::decode_attention_partial_body<T, D, RT>(p, s); }
+//
+//   extern "C" __global__ void __launch_bounds__(tcx::kCombineThreads)
+//   NAME(tcx::AttentionParams p, OUT_STORE o) { tcx::decode_attention_combine_body<D>(p, o); }
+//
+// gemmTemplateArgs and attentionTemplateArgs spell the template arguments. Before launching a
+// LaunchConfig with sharedBytes > 0, set cudaFuncAttributeMaxDynamicSharedMemorySize to
+// sharedBytes (cudaFuncSetAttribute): it is required once sharedBytes plus the kernel's static
+// shared memory passes 48 KiB, and harmless below. Workspaces are zeroed once when they are
+// allocated (gemm_small_m's counters rely on it).
+
+#include "tcx/abi.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace tcx {
+
+struct LaunchConfig {
+  unsigned grid[3];
+  unsigned block[3];
+  unsigned sharedBytes; // dynamic shared memory
+};
+
+// Element types the GEMM and attention kernels take.
+enum class ElemType { F32, F16, BF16 };
+
+constexpr int elemBytes(ElemType t) { return t == ElemType::F32 ? 4 : 2; }
+
+constexpr std::string_view cudaTypeName(ElemType t) {
+  return t == ElemType::F32 ? "float" : t == ElemType::F16 ? "__half" : "__nv_bfloat16";
+}
+
+constexpr std::string_view accessName(Access a) {
+  return a == Access::ColContiguous   ? "tcx::Access::ColContiguous"
+         : a == Access::RowContiguous ? "tcx::Access::RowContiguous"
+                                      : "tcx::Access::Strided";
+}
+
+namespace detail {
+
+constexpr i64 ceilDiv(i64 a, i64 b) { return (a + b - 1) / b; }
+constexpr i64 roundUp(i64 a, i64 b) { return ceilDiv(a, b) * b; }
+
+constexpr LaunchConfig launch1d(i64 gx, i64 gy, i64 gz, int threads, i64 sharedBytes) {
+  return {{static_cast<unsigned>(gx), static_cast<unsigned>(gy), static_cast<unsigned>(gz)},
+          {static_cast<unsigned>(threads), 1, 1},
+          static_cast<unsigned>(sharedBytes)};
+}
+
+} // namespace detail
+
+// ---------------------------------------------------------------------------------------------
+// GEMM
+
+// The views as the kernel will read them; strides in elements, (batch, row, col).
+struct GemmProblem {
+  ElemType type = ElemType::BF16;
+  int batch = 1, m = 0, n = 0, k = 0;
+  i64 aStrides[3] = {}; // A (batch, m, k)
+  i64 bStrides[3] = {}; // B (batch, k, n)
+  bool aAligned16 = true; // base pointer, with its offset, 16-byte aligned
+  bool bAligned16 = true;
+};
+
+// The fast path an operand qualifies for (the alignment rules are in abi.h).
+constexpr Access operandAccess(const i64 (&strides)[3], bool aligned16, int batch, ElemType type) {
+  const i64 vec = 16 / elemBytes(type);
+  const bool batchOk = batch == 1 || strides[0] % vec == 0;
+  if (aligned16 && batchOk && strides[2] == 1 && strides[1] % vec == 0)
+    return Access::ColContiguous;
+  if (aligned16 && batchOk && strides[1] == 1 && strides[2] % vec == 0)
+    return Access::RowContiguous;
+  return Access::Strided;
+}
+
+enum class GemmKernel { SmallM, Tiled };
+
+struct GemmPlan {
+  GemmKernel kernel = GemmKernel::Tiled;
+  ElemType type = ElemType::BF16;
+  int mTiles = 0; // gemm_small_m's MT
+  Access aAccess = Access::Strided;
+  Access bAccess = Access::Strided;
+  LaunchConfig launch = {};
+  GemmParams params = {}; // all but a.data, b.data and workspace
+  std::size_t workspaceBytes = 0;
+};
+
+inline constexpr int kSmallMMaxRows = 64;
+
+// gemm_small_m's dynamic shared memory: staged A, or the warps' reduction scratch and the tile.
+constexpr i64 smallMSharedBytes(int mTiles, int kChunk, Access b, ElemType type) {
+  const i64 staged = i64{8} * mTiles * (kChunk + smallMAPadding(b)) * elemBytes(type);
+  const i64 scratch = i64{kSmallMThreads / 64} * 16 * mTiles * 32 * 4;
+  return std::max(staged, scratch);
+}
+
+// splitK == 0 picks it: the most splits whose blocks are all resident at once (smallMMinBlocks per
+// multiprocessor), so no tail wave streams with a few blocks; that measured best at 16 x 4096 x
+// 6144 on an H200 (kernels/README.md). Each split keeps at least one 32-row slice per warp.
+inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0) {
+  using namespace detail;
+  GemmPlan plan;
+  plan.type = pr.type;
+  plan.aAccess = operandAccess(pr.aStrides, pr.aAligned16, pr.batch, pr.type);
+  plan.bAccess = operandAccess(pr.bStrides, pr.bAligned16, pr.batch, pr.type);
+  GemmParams& p = plan.params;
+  p.a = {nullptr, pr.aStrides[0], pr.aStrides[1], pr.aStrides[2]};
+  p.b = {nullptr, pr.bStrides[0], pr.bStrides[1], pr.bStrides[2]};
+  p.batch = pr.batch, p.m = pr.m, p.n = pr.n, p.k = pr.k;
+  p.splitK = 1, p.kPerSplit = pr.k, p.kChunk = 0;
+
+  if (pr.type == ElemType::F32 || pr.m > kSmallMMaxRows) {
+    plan.kernel = GemmKernel::Tiled;
+    const int tile = pr.type == ElemType::F32 ? 64 : kTiledM; // gemm_tiled.cuh's kSimt* for float
+    plan.launch = launch1d(ceilDiv(pr.n, tile), ceilDiv(pr.m, tile), pr.batch, kTiledThreads,
+                           tiledSharedBytes(elemBytes(pr.type)));
+    return plan;
+  }
+
+  plan.kernel = GemmKernel::SmallM;
+  plan.mTiles = static_cast<int>(ceilDiv(pr.m, 8));
+  const i64 tiles = ceilDiv(pr.n, kSmallMTileN) * pr.batch;
+  const i64 slices = ceilDiv(pr.k, kSmallMKBlock);
+  const i64 maxSplit = std::max<i64>(1, slices / (kSmallMThreads / 32));
+  const i64 wanted = splitK > 0 ? splitK : smallMMinBlocks(plan.mTiles) * i64{smCount} / tiles;
+  const i64 kPerSplit = ceilDiv(slices, std::clamp<i64>(wanted, 1, maxSplit)) * kSmallMKBlock;
+  p.kPerSplit = static_cast<int>(kPerSplit);
+  p.splitK = static_cast<int>(ceilDiv(pr.k, kPerSplit));
+  // Stage as much of the split's K as fits 48 KiB, in multiples of 64 (bank-conflict-free rows).
+  const i64 rowBytes = i64{8} * plan.mTiles * elemBytes(pr.type);
+  const i64 fit = (48 * 1024 / rowBytes - smallMAPadding(plan.bAccess)) / 64 * 64;
+  p.kChunk = static_cast<int>(std::max<i64>(64, std::min(roundUp(kPerSplit, 64), fit)));
+  plan.launch = launch1d(ceilDiv(pr.n, kSmallMTileN), p.splitK, pr.batch, kSmallMThreads,
+                         smallMSharedBytes(plan.mTiles, p.kChunk, plan.bAccess, pr.type));
+  if (p.splitK > 1)
+    plan.workspaceBytes = static_cast<std::size_t>(
+        roundUp(tiles * 4, 256) + tiles * p.splitK * (8 * plan.mTiles) * kSmallMTileN * 4);
+  return plan;
+}
+
+// "T, MT, B" (small M) or "T, A, B" (tiled), then the epilogue type.
+inline std::string gemmTemplateArgs(const GemmPlan& plan, std::string_view epilogue) {
+  std::string s(cudaTypeName(plan.type));
+  s += ", ";
+  s += plan.kernel == GemmKernel::SmallM ? std::to_string(plan.mTiles) : std::string(accessName(plan.aAccess));
+  s += ", ";
+  s += accessName(plan.bAccess);
+  s += ", ";
+  s += epilogue;
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Attention
+
+struct AttentionProblem {
+  ElemType type = ElemType::BF16;
+  int batch = 1, heads = 1, kvHeads = 1, sq = 1, skv = 1, headDim = 128;
+};
+
+// Phase-1 blocks per multiprocessor the planner aims for (three are resident at a time): fewer,
+// longer blocks leave a ragged last wave, more pay each block's start-up (Q staging, first loads)
+// and merge more often. 8 gave chunks of 512 for the Llama-3-8B decode, the fastest measured.
+inline constexpr int kAttentionBlocksPerSm = 8;
+
+struct AttentionPlan {
+  int rowTiles = 1; // RT: 16-row query tiles per block
+  LaunchConfig partial = {};
+  LaunchConfig combine = {};
+  AttentionParams params = {}; // all but q, k, v, their strides and workspace
+  std::size_t workspaceBytes = 0;
+};
+
+// Requires heads % kvHeads == 0, headDim in {64, 128, 256}, a 16-bit type. chunkLen == 0 picks
+// it: about kAttentionBlocksPerSm blocks per multiprocessor, each warp at least one step.
+inline AttentionPlan planAttention(const AttentionProblem& pr, int smCount, int chunkLen = 0) {
+  using namespace detail;
+  AttentionPlan plan;
+  const int rows = pr.heads / pr.kvHeads * pr.sq;
+  // The output accumulators of RT row tiles take RT * headDim / 2 registers per thread.
+  plan.rowTiles = static_cast<int>(std::clamp<i64>(ceilDiv(rows, 16), 1, 256 / pr.headDim));
+  AttentionParams& p = plan.params;
+  p.batch = pr.batch, p.heads = pr.heads, p.kvHeads = pr.kvHeads, p.sq = pr.sq, p.skv = pr.skv;
+  p.rowGroups = static_cast<int>(ceilDiv(rows, 16 * plan.rowTiles));
+  const int step = kAttentionTile * kAttentionWarps;
+  const i64 pairs = i64{pr.batch} * pr.kvHeads * p.rowGroups;
+  const i64 wanted = chunkLen > 0 ? chunkLen : ceilDiv(i64{pr.skv} * pairs, kAttentionBlocksPerSm * i64{smCount});
+  p.chunkLen = static_cast<int>(std::clamp<i64>(roundUp(wanted, step), step, roundUp(pr.skv, step)));
+  p.numChunks = static_cast<int>(ceilDiv(pr.skv, p.chunkLen));
+  plan.partial = launch1d(p.numChunks, i64{pr.kvHeads} * p.rowGroups, pr.batch, kAttentionThreads, 0);
+  const i64 outRows = i64{pr.batch} * pr.heads * pr.sq;
+  plan.combine = launch1d(ceilDiv(outRows, kCombineThreads / 32), 1, 1, kCombineThreads, 0);
+  plan.workspaceBytes = static_cast<std::size_t>(outRows * p.numChunks * (pr.headDim + 4) * 4);
+  return plan;
+}
+
+// "T, D, RT, SCORE_OP" for decode_attention_partial_body.
+inline std::string attentionTemplateArgs(const AttentionProblem& pr, const AttentionPlan& plan,
+                                         std::string_view scoreOp) {
+  return std::string(cudaTypeName(pr.type)) + ", " + std::to_string(pr.headDim) + ", " +
+         std::to_string(plan.rowTiles) + ", " + std::string(scoreOp);
+}
+
+// "D, OUT_STORE" for decode_attention_combine_body.
+inline std::string combineTemplateArgs(const AttentionProblem& pr, std::string_view outStore) {
+  return std::to_string(pr.headDim) + ", " + std::string(outStore);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Row reductions (rowreduce.cuh): one block per row, enough threads for one 16-byte vector each,
+// 32 to 1024.
+inline LaunchConfig planRowReduce(i64 rows, i64 rowLength, int elemSize) {
+  const i64 vectors = detail::ceilDiv(rowLength, 16 / elemSize);
+  const i64 threads = std::clamp<i64>(detail::roundUp(vectors, 32), 32, 1024);
+  return detail::launch1d(rows, 1, 1, static_cast<int>(threads), 0);
+}
+
+} // namespace tcx

@@ -1,0 +1,73 @@
+#ifndef TCX_MMA_CUH
+#define TCX_MMA_CUH
+// Warp-level tensor-core and asynchronous-copy primitives (sm_80 and later): mma.sync m16n8k16
+// with fp32 accumulation, ldmatrix and cp.async. Plain sm_80 instructions, so the same code runs
+// on Ampere and Hopper without the sm_90a target.
+//
+// Fragment layout of m16n8k16 (g = lane / 4, t = lane % 4), each register two 16-bit elements,
+// the lower column (A, C) or row (B) in the low half:
+//   A (16 x 16, row major): a[0] (g, 2t..2t+1)  a[1] (g+8, 2t..)  a[2] (g, 2t+8..)  a[3] (g+8, 2t+8..)
+//   B (16 x 8):             b[0] (2t..2t+1, g)  b[1] (2t+8..2t+9, g)
+//   C (16 x 8, fp32):       c[0..1] (g, 2t..2t+1)  c[2..3] (g+8, 2t..2t+1)
+
+#include "tcx/types.cuh"
+
+namespace tcx {
+
+template <typename T>
+__device__ __forceinline__ void mma16816(float (&c)[4], const unsigned (&a)[4], unsigned b0,
+                                         unsigned b1) {
+  static_assert(isTensorCoreType<T>, "tensor-core operands are __half or __nv_bfloat16");
+  if constexpr (isSame<T, __half>)
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+        "{%8, %9}, {%0, %1, %2, %3};"
+        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+  else
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+        "{%8, %9}, {%0, %1, %2, %3};"
+        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+// Four 8x8 matrices of 16-bit elements; lane l gives the row address of matrix l / 8.
+__device__ __forceinline__ void ldmatrixX4(unsigned (&r)[4], const void* rowAddress) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(sharedAddress(rowAddress))
+               : "memory");
+}
+
+// The same, each matrix transposed: for operands stored with the other dimension contiguous.
+__device__ __forceinline__ void ldmatrixX4Trans(unsigned (&r)[4], const void* rowAddress) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(sharedAddress(rowAddress))
+               : "memory");
+}
+
+// 16 bytes global -> shared, bypassing registers and L1. Only the first `srcBytes` are read; the
+// rest of the 16 is zero-filled, which pads ragged tile edges without a branch.
+__device__ __forceinline__ void cpAsync16(void* dst, const void* src, int srcBytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(sharedAddress(dst)), "l"(src),
+               "r"(srcBytes)
+               : "memory");
+}
+
+__device__ __forceinline__ void cpAsyncCommit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+
+// Waits until at most `Pending` committed groups are still in flight.
+template <int Pending> __device__ __forceinline__ void cpAsyncWait() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(Pending) : "memory");
+}
+
+// Selects bytes of {a, b} (a in the low word): 0x5410 takes the low halves, 0x7632 the high.
+__device__ __forceinline__ unsigned permute(unsigned a, unsigned b, unsigned selector) {
+  return __byte_perm(a, b, selector);
+}
+inline constexpr unsigned kLowHalves = 0x5410;
+inline constexpr unsigned kHighHalves = 0x7632;
+
+} // namespace tcx
+
+#endif // TCX_MMA_CUH

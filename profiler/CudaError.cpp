@@ -1,0 +1,12 @@
+#include "profiler/CudaError.h"
+
+#include "support/Error.h"
+
+namespace tcx::gpu {
+
+void checkCuda(cudaError_t status, std::string_view what) {
+  if (status == cudaSuccess) return;
+  raise(ErrorKind::Internal, "{}: {}: {}", what, cudaGetErrorName(status), cudaGetErrorString(status));
+}
+
+} // namespace tcx::gpu

@@ -1,0 +1,77 @@
+#include "profiler/CudaModule.h"
+
+#include "profiler/CudaError.h"
+#include "profiler/GpuDevice.h"
+#include "profiler/KernelActivity.h"
+#include "profiler/LaunchObserver.h"
+#include "support/Error.h"
+
+#include <utility>
+
+namespace tcx::gpu {
+namespace {
+
+// Launches with no more dynamic shared memory than this need no opt-in.
+constexpr size_t kDefaultSharedLimit = 48 * 1024;
+
+} // namespace
+
+CudaModule::CudaModule(std::string cubin) : cubin_(std::move(cubin)) {
+  requireGpu();
+  KernelActivity::instance();
+  checkCuda(cudaLibraryLoadData(&library_, cubin_.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+            "cudaLibraryLoadData");
+}
+
+CudaModule::~CudaModule() {
+  if (library_) cudaLibraryUnload(library_);
+}
+
+CudaModule::CudaModule(CudaModule&& other) noexcept
+    : cubin_(std::move(other.cubin_)), library_(std::exchange(other.library_, nullptr)),
+      kernels_(std::move(other.kernels_)) {}
+
+CudaModule& CudaModule::operator=(CudaModule&& other) noexcept {
+  if (this != &other) {
+    if (library_) cudaLibraryUnload(library_);
+    cubin_ = std::move(other.cubin_);
+    library_ = std::exchange(other.library_, nullptr);
+    kernels_ = std::move(other.kernels_);
+  }
+  return *this;
+}
+
+cudaKernel_t CudaModule::kernel(const std::string& name) {
+  cudaKernel_t kernel = nullptr;
+  if (cudaError_t status = cudaLibraryGetKernel(&kernel, library_, name.c_str()); status != cudaSuccess) {
+    // A failed lookup is not sticky, but leave no error for the next check.
+    cudaGetLastError();
+    raise(ErrorKind::InvalidArgument, "the module has no kernel '{}' ({})", name, cudaGetErrorString(status));
+  }
+  kernels_.try_emplace(kernel, KernelEntry{name});
+  return kernel;
+}
+
+void CudaModule::launch(cudaKernel_t kernel, dim3 grid, dim3 block, size_t sharedBytes, void** args,
+                        cudaStream_t stream) {
+  auto it = kernels_.find(kernel);
+  TCX_CHECK(it != kernels_.end(), ErrorKind::Internal, "launch of a kernel that this module did not look up");
+  KernelEntry& entry = it->second;
+  if (sharedBytes > kDefaultSharedLimit && sharedBytes > entry.sharedOptIn) {
+    int device = 0;
+    checkCuda(cudaGetDevice(&device), "cudaGetDevice");
+    checkCuda(cudaKernelSetAttributeForDevice(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                              static_cast<int>(sharedBytes), device),
+              "cudaKernelSetAttributeForDevice(" + entry.name + ", max dynamic shared memory)");
+    entry.sharedOptIn = sharedBytes;
+  }
+  LaunchObserver* observer = LaunchObserver::current();
+  if (observer) observer->beforeLaunch(entry.name, stream);
+  // The runtime documents cudaKernel_t as castable to the function pointer
+  // that cudaLaunchKernel takes.
+  checkCuda(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), grid, block, args, sharedBytes, stream),
+            "cudaLaunchKernel(" + entry.name + ")");
+  if (observer) observer->afterLaunch(entry.name, stream);
+}
+
+} // namespace tcx::gpu

@@ -1,0 +1,56 @@
+#pragma once
+// An ExecPlan on the GPU: its generated module compiled and loaded, every
+// buffer allocated as the plan laid it out (inputs, outputs and constants
+// apart; intermediates in one arena at their planned offsets; in-place
+// results in their donor's buffer), and the launches in plan order.
+//
+// Outputs and intermediates are poisoned (all bits set: NaN for floats)
+// before each checked run, so an element no kernel writes shows up.
+
+#include "codegen/GeneratedPlan.h"
+#include "plan/ExecPlan.h"
+#include "profiler/DeviceBuffer.h"
+#include "profiler/KernelTimer.h"
+#include "profiler/Nvrtc.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tcx::gpu {
+
+class CudaModule;
+
+class GpuPlan {
+public:
+  // Compiles `code` (for the device's architecture) and allocates the
+  // buffers. Raises Unsupported without a device.
+  GpuPlan(const ExecPlan& plan, GeneratedPlan code, NvrtcCompiler& compiler);
+  ~GpuPlan();
+
+  // Uploads the graph inputs (by name) and the plan's constants.
+  void setInputs(const std::map<std::string, Tensor>& inputs);
+  // Fills outputs and intermediates with all-ones bytes.
+  void poison();
+  // Enqueues one run on `stream`.
+  void enqueue(cudaStream_t stream);
+  // Runs once and returns the graph outputs, in the graph's order.
+  std::vector<Tensor> run();
+  // Times repeated runs: one entry per launch (GeneratedPlan::launches).
+  TimingResult time(const TimerOptions& options);
+
+  const GeneratedPlan& code() const { return code_; }
+  const CompileResult& compiled() const { return compiled_; }
+
+private:
+  const ExecPlan& plan_;
+  GeneratedPlan code_;
+  CompileResult compiled_;
+  std::unique_ptr<CudaModule> module_;
+  std::vector<cudaKernel_t> kernels_; // per launch
+  std::vector<DeviceBuffer> owned_;
+  std::vector<void*> addresses_; // per buffer (GeneratedPlan numbering)
+};
+
+} // namespace tcx::gpu

@@ -1,0 +1,114 @@
+// launch.h: the planners' choices and the invariants the kernels rely on.
+
+#include <catch2/catch.hpp>
+
+#include "tcx/launch.h"
+
+using namespace tcx;
+
+namespace {
+
+GemmProblem rowMajor(int m, int n, int k, ElemType type = ElemType::BF16) {
+  GemmProblem p;
+  p.type = type, p.m = m, p.n = n, p.k = k;
+  p.aStrides[0] = i64{m} * k, p.aStrides[1] = k, p.aStrides[2] = 1;
+  p.bStrides[0] = i64{k} * n, p.bStrides[1] = n, p.bStrides[2] = 1;
+  return p;
+}
+
+void requireSplitInvariants(const GemmPlan& plan) {
+  const GemmParams& p = plan.params;
+  REQUIRE(p.kPerSplit % kSmallMKBlock == 0);
+  REQUIRE(i64{p.splitK} * p.kPerSplit >= p.k);
+  REQUIRE(i64{p.splitK - 1} * p.kPerSplit < p.k);
+  REQUIRE(p.kChunk % 64 == 0);
+  REQUIRE(plan.launch.grid[1] == static_cast<unsigned>(p.splitK));
+  REQUIRE(plan.launch.sharedBytes >= 8u * plan.mTiles * (p.kChunk + smallMAPadding(plan.bAccess)) * 2);
+  REQUIRE((plan.workspaceBytes > 0) == (p.splitK > 1));
+}
+
+} // namespace
+
+TEST_CASE("decode projections take gemm_small_m with split K", "[kernels][launch]") {
+  const GemmPlan plan = planGemm(rowMajor(16, 6144, 4096), 132);
+  REQUIRE(plan.kernel == GemmKernel::SmallM);
+  REQUIRE(plan.mTiles == 2);
+  REQUIRE(plan.bAccess == Access::ColContiguous);
+  REQUIRE(plan.launch.grid[0] == 96);
+  REQUIRE(plan.launch.block[0] == kSmallMThreads);
+  REQUIRE(plan.params.splitK == 2); // 192 blocks: all resident at two per multiprocessor
+  requireSplitInvariants(plan);
+  REQUIRE(gemmTemplateArgs(plan, "Epi") == "__nv_bfloat16, 2, tcx::Access::ColContiguous, Epi");
+
+  for (int splitK : {1, 2, 3, 7, 1000}) {
+    const GemmPlan forced = planGemm(rowMajor(16, 4096, 4096), 132, splitK);
+    requireSplitInvariants(forced);
+    REQUIRE(forced.params.splitK <= 4096 / kSmallMKBlock / 8);
+  }
+  requireSplitInvariants(planGemm(rowMajor(64, 128256, 4096), 132));
+  requireSplitInvariants(planGemm(rowMajor(1, 10, 3), 132));
+}
+
+TEST_CASE("operand access follows strides and alignment", "[kernels][launch]") {
+  GemmProblem p = rowMajor(5, 4096, 4096);
+  p.bStrides[1] = 1, p.bStrides[2] = 4096; // a transposed (n, k) weight
+  REQUIRE(planGemm(p, 132).bAccess == Access::RowContiguous);
+  p.bAligned16 = false;
+  REQUIRE(planGemm(p, 132).bAccess == Access::Strided);
+  GemmProblem odd = rowMajor(8, 515, 777);
+  REQUIRE(planGemm(odd, 132).bAccess == Access::Strided);
+  REQUIRE(planGemm(odd, 132).aAccess == Access::Strided);
+  REQUIRE(planGemm(rowMajor(8, 512, 776), 132).aAccess == Access::ColContiguous);
+}
+
+TEST_CASE("large M and float take gemm_tiled", "[kernels][launch]") {
+  const GemmPlan big = planGemm(rowMajor(65, 4096, 512), 132);
+  REQUIRE(big.kernel == GemmKernel::Tiled);
+  REQUIRE(big.launch.grid[0] == 32);
+  REQUIRE(big.launch.grid[1] == 1);
+  REQUIRE(big.workspaceBytes == 0);
+  REQUIRE(big.launch.sharedBytes == static_cast<unsigned>(tiledSharedBytes(2)));
+  REQUIRE(gemmTemplateArgs(big, "E") == "__nv_bfloat16, tcx::Access::ColContiguous, tcx::Access::ColContiguous, E");
+  const GemmPlan f32 = planGemm(rowMajor(16, 4096, 4096, ElemType::F32), 132);
+  REQUIRE(f32.kernel == GemmKernel::Tiled);
+  REQUIRE(f32.launch.grid[0] == 64);
+  REQUIRE(f32.launch.sharedBytes == 0);
+}
+
+TEST_CASE("attention plans one block per KV head, chunk and row group", "[kernels][launch]") {
+  AttentionProblem llama;
+  llama.batch = 16, llama.heads = 32, llama.kvHeads = 8, llama.sq = 1, llama.skv = 4096, llama.headDim = 128;
+  const AttentionPlan plan = planAttention(llama, 132);
+  const AttentionParams& p = plan.params;
+  REQUIRE(plan.rowTiles == 1);
+  REQUIRE(p.rowGroups == 1);
+  REQUIRE(p.chunkLen % (kAttentionTile * kAttentionWarps) == 0);
+  REQUIRE(i64{p.numChunks} * p.chunkLen >= p.skv);
+  REQUIRE(i64{p.numChunks - 1} * p.chunkLen < p.skv);
+  REQUIRE(plan.partial.grid[0] == static_cast<unsigned>(p.numChunks));
+  REQUIRE(plan.partial.grid[1] == 8);
+  REQUIRE(plan.partial.grid[2] == 16);
+  REQUIRE(plan.combine.grid[0] * (kCombineThreads / 32) == 16 * 32);
+  REQUIRE(plan.workspaceBytes == static_cast<std::size_t>(16 * 32 * p.numChunks * (128 + 4) * 4));
+  REQUIRE(attentionTemplateArgs(llama, plan, "S") == "__nv_bfloat16, 128, 1, S");
+  REQUIRE(combineTemplateArgs(llama, "O") == "128, O");
+
+  AttentionProblem wide = llama;
+  wide.heads = 16, wide.kvHeads = 2, wide.sq = 16; // 128 query rows per KV head
+  const AttentionPlan rows = planAttention(wide, 132, 100);
+  REQUIRE(rows.rowTiles == 2);
+  REQUIRE(rows.params.rowGroups == 4);
+  REQUIRE(rows.params.chunkLen == 128);
+  wide.headDim = 256;
+  REQUIRE(planAttention(wide, 132).rowTiles == 1);
+  wide.headDim = 64;
+  REQUIRE(planAttention(wide, 132).rowTiles == 4);
+}
+
+TEST_CASE("row reductions get one 16-byte vector per thread", "[kernels][launch]") {
+  const LaunchConfig c = planRowReduce(1000, 4096, 2);
+  REQUIRE(c.grid[0] == 1000);
+  REQUIRE(c.block[0] == 512);
+  REQUIRE(planRowReduce(7, 3, 4).block[0] == 32);
+  REQUIRE(planRowReduce(7, 1 << 20, 4).block[0] == 1024);
+}

@@ -1,0 +1,141 @@
+// Every header of kernels/ compiles under NVRTC for sm_90, instantiated the way core's codegen
+// does it: extern "C" wrappers around the __device__ bodies, with trivial functors. No GPU needed.
+
+#include <catch2/catch.hpp>
+
+#include <nvrtc.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+// Compiles `source` and returns NVRTC's log; `ok` tells whether it succeeded.
+std::string compile(const std::string& source, bool& ok) {
+  nvrtcProgram program;
+  REQUIRE(nvrtcCreateProgram(&program, source.c_str(), "kernels_test.cu", 0, nullptr, nullptr) == NVRTC_SUCCESS);
+  std::vector<std::string> options = {"--gpu-architecture=sm_90", "-std=c++20",
+                                      "-I" TCX_SOURCE_DIR "/kernels/include"};
+  std::stringstream cudaIncludes(TCX_CUDA_INCLUDE_DIRS);
+  for (std::string dir; std::getline(cudaIncludes, dir, ';');)
+    options.push_back("-I" + dir);
+  std::vector<const char*> argv;
+  for (const std::string& o : options)
+    argv.push_back(o.c_str());
+  ok = nvrtcCompileProgram(program, static_cast<int>(argv.size()), argv.data()) == NVRTC_SUCCESS;
+  size_t logSize = 0;
+  nvrtcGetProgramLogSize(program, &logSize);
+  std::string log(logSize, '\0');
+  nvrtcGetProgramLog(program, log.data());
+  size_t cubinSize = 0;
+  if (ok)
+    ok = nvrtcGetCUBINSize(program, &cubinSize) == NVRTC_SUCCESS && cubinSize > 0;
+  nvrtcDestroyProgram(&program);
+  return log;
+}
+
+void requireCompiles(const std::string& source) {
+  bool ok = false;
+  const std::string log = compile(source, ok);
+  INFO("NVRTC log:\n" << log);
+  REQUIRE(ok);
+}
+
+} // namespace
+
+TEST_CASE("types, reduce and rowreduce compile under NVRTC", "[kernels][nvrtc]") {
+  requireCompiles(R"(
+#include "tcx/rowreduce.cuh"
+
+// RMSNorm of contiguous bf16 rows and a Softmax of strided float rows, one block per row.
+extern "C" __global__ void rmsnorm(const __nv_bfloat16* x, __nv_bfloat16* y, long long n) {
+  const __nv_bfloat16* row = x + blockIdx.x * n;
+  const float ss = tcx::rowReduceContiguous(row, n, [](float v) { return v * v; }, tcx::SumOp{});
+  const float scale = rsqrtf(ss / n + 1e-5f);
+  for (long long j = threadIdx.x; j < n; j += blockDim.x)
+    y[blockIdx.x * n + j] = tcx::from_float<__nv_bfloat16>(tcx::to_float(row[j]) * scale);
+}
+
+extern "C" __global__ void softmax(const float* x, float* y, long long n, long long stride) {
+  auto load = [&](long long j) { return x[blockIdx.x + j * stride]; };
+  const tcx::SoftmaxStats s = tcx::rowSoftmaxStats(n, load);
+  for (long long j = threadIdx.x; j < n; j += blockDim.x)
+    y[blockIdx.x + j * stride] = __expf(load(j) - s.max) / s.sum;
+}
+
+extern "C" __global__ void conversions(float* out, __half h, int i, bool b, double d) {
+  const tcx::Vec16<__half> v = tcx::Vec16<__half>::load(reinterpret_cast<const __half*>(out));
+  out[0] = tcx::to_float(h) + tcx::to_float(i) + tcx::to_float(b) + tcx::to_float(d) + tcx::to_float(v.v[3]);
+  out[1] = tcx::floordiv(-7, 2) + tcx::floormod(-7, 2) + tcx::warpSum(out[2]) + tcx::blockMax(out[3]);
+  out[2] = tcx::to_float(tcx::from_float<int>(out[4])) + tcx::to_float(tcx::from_float<bool>(out[5]));
+  out[3] = tcx::rowReduce(i, [&](long long j) { return out[j]; }, tcx::MaxOp{});
+}
+)");
+}
+
+TEST_CASE("gemm kernels compile under NVRTC", "[kernels][nvrtc]") {
+  requireCompiles(R"(
+#include "tcx/gemm.cuh"
+
+struct Epilogue {
+  float* c;
+  int ldc;
+  __device__ void operator()(int batch, int m, int n, float acc) const { c[(batch * 64 + m) * ldc + n] = acc; }
+};
+
+extern "C" __global__ void __launch_bounds__(tcx::kSmallMThreads, tcx::smallMMinBlocks(2))
+small_bf16(tcx::GemmParams p, Epilogue e) { tcx::gemm_small_m_body<__nv_bfloat16, 2, tcx::Access::ColContiguous>(p, e); }
+
+extern "C" __global__ void __launch_bounds__(tcx::kSmallMThreads, tcx::smallMMinBlocks(8))
+small_half_t(tcx::GemmParams p, Epilogue e) { tcx::gemm_small_m_body<__half, 8, tcx::Access::RowContiguous>(p, e); }
+
+extern "C" __global__ void __launch_bounds__(tcx::kSmallMThreads, tcx::smallMMinBlocks(3))
+small_strided(tcx::GemmParams p, Epilogue e) { tcx::gemm_small_m_body<__nv_bfloat16, 3, tcx::Access::Strided>(p, e); }
+
+extern "C" __global__ void __launch_bounds__(tcx::kTiledThreads, tcx::kTiledMinBlocks)
+tiled_bf16(tcx::GemmParams p, Epilogue e) {
+  tcx::gemm_tiled_body<__nv_bfloat16, tcx::Access::ColContiguous, tcx::Access::RowContiguous>(p, e);
+}
+
+extern "C" __global__ void __launch_bounds__(tcx::kTiledThreads, tcx::kTiledMinBlocks)
+tiled_half_strided(tcx::GemmParams p, Epilogue e) {
+  tcx::gemm_tiled_body<__half, tcx::Access::RowContiguous, tcx::Access::Strided>(p, e);
+}
+
+extern "C" __global__ void __launch_bounds__(tcx::kTiledThreads, tcx::kTiledMinBlocks)
+tiled_float(tcx::GemmParams p, Epilogue e) {
+  tcx::gemm_tiled_body<float, tcx::Access::ColContiguous, tcx::Access::ColContiguous>(p, e);
+}
+)");
+}
+
+TEST_CASE("attention kernels compile under NVRTC", "[kernels][nvrtc]") {
+  requireCompiles(R"(
+#include "tcx/attention.cuh"
+
+struct ScoreOp {
+  __device__ float operator()(int, int, int i, int j, float dot) const {
+    return j > 4000 + i ? -tcx::infinity() : 0.088f * dot;
+  }
+};
+struct OutStore {
+  __nv_bfloat16* o;
+  __device__ void operator()(int b, int h, int i, int d, float v) const {
+    o[((b * 32 + h) * 16 + i) * 128 + d] = tcx::from_float<__nv_bfloat16>(v);
+  }
+};
+
+extern "C" __global__ void __launch_bounds__(tcx::kAttentionThreads)
+attn_bf16_128(tcx::AttentionParams p, ScoreOp s) { tcx::decode_attention_partial_body<__nv_bfloat16, 128, 1>(p, s); }
+
+extern "C" __global__ void __launch_bounds__(tcx::kAttentionThreads)
+attn_half_64(tcx::AttentionParams p, ScoreOp s) { tcx::decode_attention_partial_body<__half, 64, 4>(p, s); }
+
+extern "C" __global__ void __launch_bounds__(tcx::kAttentionThreads)
+attn_bf16_256(tcx::AttentionParams p, ScoreOp s) { tcx::decode_attention_partial_body<__nv_bfloat16, 256, 1>(p, s); }
+
+extern "C" __global__ void __launch_bounds__(tcx::kCombineThreads)
+attn_combine(tcx::AttentionParams p, OutStore o) { tcx::decode_attention_combine_body<128>(p, o); }
+)");
+}

@@ -1,0 +1,134 @@
+#include "TestKernels.h"
+
+#include "profiler/CudaModule.h"
+#include "profiler/DeviceBuffer.h"
+#include "profiler/KernelTimer.h"
+#include "profiler/Nvrtc.h"
+#include "profiler/Trace.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+using namespace tcx;
+using namespace tcx::gpu;
+
+namespace {
+
+// Three memory-bound launches over 64 MiB vectors: c = a + b, c *= 2,
+// a = c + b.
+class ThreeLaunches {
+public:
+  static constexpr int kCount = 1 << 24;
+
+  ThreeLaunches()
+      : module_(*NvrtcCompiler("").compile(test::kVectorKernels).cubin), a_(kBytes), b_(kBytes), c_(kBytes),
+        vadd_(module_.kernel("vadd")), scale_(module_.kernel("scale")) {
+    a_.memset(0);
+    b_.memset(0);
+  }
+
+  void operator()(cudaStream_t stream) {
+    void* a = a_.data();
+    void* b = b_.data();
+    void* c = c_.data();
+    int n = kCount;
+    float two = 2.0f;
+    void* sumArgs[] = {&a, &b, &c, &n};
+    void* scaleArgs[] = {&c, &two, &n};
+    void* againArgs[] = {&c, &b, &a, &n};
+    dim3 grid(kCount / 256);
+    module_.launch(vadd_, grid, dim3(256), 0, sumArgs, stream);
+    module_.launch(scale_, grid, dim3(256), 0, scaleArgs, stream);
+    module_.launch(vadd_, grid, dim3(256), 0, againArgs, stream);
+  }
+
+private:
+  static constexpr size_t kBytes = kCount * sizeof(float);
+  CudaModule module_;
+  DeviceBuffer a_, b_, c_;
+  cudaKernel_t vadd_;
+  cudaKernel_t scale_;
+};
+
+void print(const TimingResult& result) {
+  std::printf("%s%s, %d repetitions, on %s\n", result.source.c_str(), result.graph ? " (CUDA graph)" : "",
+              result.repetitions, result.device.c_str());
+  for (const LaunchTiming& launch : result.launches)
+    std::printf("  %-8s median %8.2f us  min %8.2f  max %8.2f  p10-p90 %6.2f\n", launch.name.c_str(),
+                launch.stats.medianUs, launch.stats.minUs, launch.stats.maxUs, launch.stats.spreadUs());
+  std::printf("  total    median %8.2f us  min %8.2f  max %8.2f  p10-p90 %6.2f\n", result.total.medianUs,
+              result.total.minUs, result.total.maxUs, result.total.spreadUs());
+}
+
+void checkThreeLaunches(const TimingResult& result) {
+  REQUIRE(result.launches.size() == 3);
+  CHECK(result.launches[0].name == "vadd");
+  CHECK(result.launches[1].name == "scale");
+  CHECK(result.launches[2].name == "vadd");
+  for (const LaunchTiming& launch : result.launches) {
+    CHECK(launch.stats.minUs > 0);
+    CHECK(launch.stats.minUs <= launch.stats.medianUs);
+    CHECK(launch.stats.medianUs <= launch.stats.maxUs);
+  }
+  CHECK(result.total.medianUs >= result.launches[0].stats.medianUs);
+  CHECK(result.lastRun.size() == 3);
+}
+
+} // namespace
+
+TEST_CASE("CUPTI times each of three launches", "[profiler][gpu][timer]") {
+  REQUIRE(KernelActivity::instance().available());
+  ThreeLaunches launches;
+  KernelTimer timer;
+  TimingResult result = timer.time(std::ref(launches));
+  print(result);
+  CHECK(result.source == "cupti");
+  checkThreeLaunches(result);
+  double bytes = 3.0 * ThreeLaunches::kCount * sizeof(float);
+  std::printf("  vadd moves %.0f MB: %.2f TB/s\n", bytes / 1e6, bytes / (result.launches[0].stats.medianUs * 1e6));
+}
+
+TEST_CASE("cudaEvents time the same launches when CUPTI is not used", "[profiler][gpu][timer]") {
+  ThreeLaunches launches;
+  KernelTimer timer(TimerOptions{.forceEvents = true});
+  TimingResult result = timer.time(std::ref(launches));
+  print(result);
+  CHECK(result.source == "cudaEvent");
+  checkThreeLaunches(result);
+}
+
+TEST_CASE("CUPTI times the kernels of a CUDA graph", "[profiler][gpu][timer]") {
+  REQUIRE(KernelActivity::instance().available());
+  ThreeLaunches launches;
+  KernelTimer timer(TimerOptions{.asGraph = true});
+  TimingResult result = timer.time(std::ref(launches));
+  print(result);
+  CHECK(result.source == "cupti");
+  CHECK(result.graph);
+  checkThreeLaunches(result);
+  CHECK(result.lastRun[0].graphId != 0);
+}
+
+TEST_CASE("one timed run becomes a Chrome trace", "[profiler][gpu][trace]") {
+  ThreeLaunches launches;
+  KernelTimer timer(TimerOptions{.warmup = 1, .repetitions = 2});
+  TimingResult result = timer.time(std::ref(launches));
+  auto path = std::filesystem::temp_directory_path() / ("tcx_gpu_trace_" + std::to_string(::getpid()) + ".json");
+  writeChromeTrace(path.string(), result.lastRun, "tcx: profiler_gpu_test");
+  std::ifstream in(path);
+  nlohmann::json trace = nlohmann::json::parse(in);
+  std::filesystem::remove(path);
+  const nlohmann::json& events = trace.at("traceEvents");
+  REQUIRE(events.size() == 4);
+  for (size_t i = 1; i < events.size(); ++i) {
+    CHECK(events[i].at("ph") == "X");
+    CHECK(events[i].at("dur").get<double>() > 0);
+    CHECK(events[i].at("ts").get<double>() >= events[i - 1].value("ts", 0.0));
+  }
+  std::printf("trace: %s\n", trace.dump().c_str());
+}
