@@ -17,8 +17,9 @@ void addRunCommand(CLI::App& app, Action& action);
 void addDotCommand(CLI::App& app, Action& action);
 // `commandLine` is recorded in reports.
 void addOptimizeCommand(CLI::App& app, Action& action, std::string commandLine);
-// Runs on the GPU; in a build without CUDA it explains that it cannot.
+// These run on the GPU; in a build without CUDA they explain that they cannot.
 void addProfileCommand(CLI::App& app, Action& action, std::string commandLine);
+void addTraceCommand(CLI::App& app, Action& action);
 void addExportCommand(CLI::App& app, Action& action);
 
 } // namespace tcx::cli

@@ -27,4 +27,10 @@ void addProfileCommand(CLI::App& app, Action& action, std::string) {
   });
 }
 
+void addTraceCommand(CLI::App& app, Action& action) {
+  CLI::App* cmd = app.add_subcommand("trace", "Trace one run on the GPU (needs a build with the CUDA toolkit)");
+  cmd->allow_extras();
+  cmd->callback([&action] { action = []() -> int { noGpuBackend(); }; });
+}
+
 } // namespace tcx::cli

@@ -102,7 +102,7 @@ PlanProfile profilePlan(const std::string& label, const ExecPlan& plan, const Pl
     e.seconds = p.kernels[i].us * 1e-6;
     p.latency.perKernel.push_back(e);
   }
-  if (!opts.trace.empty() && label != "baseline")
+  if (!opts.trace.empty() && (label != "baseline" || opts.strategy == "baseline"))
     gpu::writeChromeTrace(opts.trace, t.lastRun, fmt::format("tcx: {} ({})", plan.kernelGraph->graph().name, label));
   return p;
 }
@@ -196,9 +196,24 @@ void addProfileCommand(CLI::App& app, Action& action, std::string commandLine) {
   cmd->add_option("--reps", opts->repetitions, "Timed repetitions (median reported)")->check(CLI::PositiveNumber);
   cmd->add_flag("--check", opts->check, "Check the GPU outputs against the CPU reference executor");
   cmd->add_flag("--no-donate", opts->noDonate, "Never update a graph input in place (a KV cache) for its output");
-  cmd->add_option("--trace", opts->trace, "Write a Chrome/Perfetto trace of one optimised run to FILE.json");
+  cmd->add_option("--trace", opts->trace, "Also write a Chrome/Perfetto trace of one run to FILE.json");
   cmd->add_option("--report", opts->report, "Write the SQLite report with the measured latencies to FILE.db");
   cmd->add_flag("--json", opts->json, "Print one JSON object instead of text");
+  cmd->callback([opts, &action] { action = [opts] { return profile(*opts); }; });
+}
+
+void addTraceCommand(CLI::App& app, Action& action) {
+  auto opts = std::make_shared<ProfileOptions>();
+  opts->strategy = "greedy";
+  opts->repetitions = 5;
+  CLI::App* cmd = app.add_subcommand("trace", "Write a Chrome/Perfetto trace (ui.perfetto.dev) of one run on the GPU");
+  opts->model.addTo(*cmd);
+  cmd->add_option("--out", opts->trace, "Trace file to write (JSON)")->required();
+  cmd->add_option("--strategy", opts->strategy, "Which plan: greedy (optimised) or baseline")
+      ->check(CLI::IsMember({"baseline", "greedy"}));
+  cmd->add_option("--accept", opts->constraints.accept, "Use this VTOG edge if it fits and saves time");
+  cmd->add_option("--force", opts->constraints.force, "Use this VTOG edge even if it costs time");
+  cmd->add_option("--forbid", opts->constraints.forbid, "Never use this VTOG edge");
   cmd->callback([opts, &action] { action = [opts] { return profile(*opts); }; });
 }
 

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   for (int i = 0; i < argc; ++i) commandLine += (i ? " " : "") + std::string(argv[i]);
   addOptimizeCommand(app, action, commandLine);
   addProfileCommand(app, action, commandLine);
+  addTraceCommand(app, action);
   addExportCommand(app, action);
   try {
     app.parse(argc, argv);

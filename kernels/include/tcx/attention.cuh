@@ -43,7 +43,7 @@ template <typename T, int D> struct KvTile {
 };
 
 // Everything one warp owns: its ring, its unit's Q fragments and the ring's barriers.
-template <typename T, int D, int RT, int S> struct AttentionWarpShared {
+template <typename T, int D, int RT, int S> struct alignas(16) AttentionWarpShared {
   KvTile<T, D> ring[S];
   uint4 q[RT][D / 16][32]; // A fragments of Q K^T, one 16-byte entry per lane
   unsigned long long ready[S];
@@ -345,23 +345,26 @@ __device__ __forceinline__ void decode_attention_combine_body(const AttentionPar
     sum += partial(c)[1] * __expf(partial(c)[0] - base);
   sum = warpSum(sum);
 
+  // Each lane's d run as 8- or 16-byte vectors (a partial row is only 16-byte aligned).
+  constexpr int kVec = kPerLane < 4 ? kPerLane : 4;
+  using Chunk = Vec<float, kVec>;
   float acc[kPerLane] = {};
   for (int c0 = 0; c0 < p.numChunks; c0 += kBatch) {
-    Vec<float, kPerLane> part[kBatch];
+    Chunk part[kBatch][kPerLane / kVec];
     float weight[kBatch];
 #pragma unroll
     for (int c = 0; c < kBatch; ++c) {
       const bool live = c0 + c < p.numChunks;
       weight[c] = live ? __expf(partial(c0 + c)[0] - base) : 0.0f;
-      if (live)
-        part[c] = Vec<float, kPerLane>::load(partial(c0 + c) + 4 + lane * kPerLane);
+#pragma unroll
+      for (int x = 0; x < kPerLane / kVec; ++x)
+        part[c][x] = live ? Chunk::load(partial(c0 + c) + 4 + lane * kPerLane + x * kVec) : Chunk{};
     }
 #pragma unroll
     for (int c = 0; c < kBatch; ++c)
-      if (c0 + c < p.numChunks)
 #pragma unroll
-        for (int e = 0; e < kPerLane; ++e)
-          acc[e] += weight[c] * part[c].v[e];
+      for (int e = 0; e < kPerLane; ++e)
+        acc[e] += weight[c] * part[c][e / kVec].v[e % kVec];
   }
   // sum == 0 only when every score of the row was -inf: 0 / 0, as softmax gives.
 #pragma unroll
