@@ -1,6 +1,7 @@
 // tcx export MODEL --out DIR: the optimised (or baseline) plan as a
 // standalone CUDA program, built with nvcc (codegen/CudaExport.h).
 #include "Commands.h"
+#include "EdgeConstraintOptions.h"
 #include "ModelOptions.h"
 
 #include "KernelLibrary.h"
@@ -50,9 +51,7 @@ void addExportCommand(CLI::App& app, Action& action) {
   cmd->add_option("--out", opts->out, "Directory to write (created if missing)")->required();
   cmd->add_option("--strategy", opts->strategy, "Which plan: greedy (optimised) or baseline")
       ->check(CLI::IsMember({"baseline", "greedy"}));
-  cmd->add_option("--accept", opts->constraints.accept, "Use this VTOG edge if it fits and saves time");
-  cmd->add_option("--force", opts->constraints.force, "Use this VTOG edge even if it costs time");
-  cmd->add_option("--forbid", opts->constraints.forbid, "Never use this VTOG edge");
+  addEdgeConstraintOptions(*cmd, opts->constraints);
   cmd->add_option("--arch", opts->arch, "CUDA architecture of the CMake project (sm_90)");
   cmd->add_option("--sms", opts->smCount, "Multiprocessors the launch configurations are sized for")
       ->check(CLI::PositiveNumber);

@@ -1,5 +1,6 @@
 // tcx optimize MODEL: data-movement elimination with virtual tensors (VTC).
 #include "Commands.h"
+#include "EdgeConstraintOptions.h"
 #include "Format.h"
 #include "GpuBackend.h"
 #include "ModelOptions.h"
@@ -162,9 +163,7 @@ void addOptimizeCommand(CLI::App& app, Action& action, std::string commandLine) 
   opts->commandLine = std::move(commandLine);
   CLI::App* cmd = app.add_subcommand("optimize", "Eliminate data movement with virtual tensors (VTC): VTOG, greedy, plan");
   opts->model.addTo(*cmd);
-  cmd->add_option("--accept", opts->constraints.accept, "Use this VTOG edge if it fits and saves time (e<N> or from->to)");
-  cmd->add_option("--force", opts->constraints.force, "Use this VTOG edge even if it costs time");
-  cmd->add_option("--forbid", opts->constraints.forbid, "Never use this VTOG edge");
+  addEdgeConstraintOptions(*cmd, opts->constraints);
   cmd->add_option("--oracle", opts->oracle, "Where savings come from: cost (the cost model) or profile (a GPU)")
       ->check(CLI::IsMember({"cost", "profile"}));
   cmd->add_option("--gpu", opts->gpu, "GPU preset of the cost model: h100-sxm, h100-pcie, h200, a100");

@@ -3,6 +3,7 @@
 // the latency breakdown of VTC's Figures 2 and 10 (data movement vs compute,
 // per kernel, baseline vs optimised).
 #include "Commands.h"
+#include "EdgeConstraintOptions.h"
 #include "Format.h"
 #include "GpuBackend.h"
 #include "ModelOptions.h"
@@ -190,9 +191,7 @@ void addProfileCommand(CLI::App& app, Action& action, std::string commandLine) {
   opts->model.addTo(*cmd);
   cmd->add_option("--strategy", opts->strategy, "Which plans: baseline, greedy or both")
       ->check(CLI::IsMember({"baseline", "greedy", "both"}));
-  cmd->add_option("--accept", opts->constraints.accept, "Use this VTOG edge if it fits and saves time");
-  cmd->add_option("--force", opts->constraints.force, "Use this VTOG edge even if it costs time");
-  cmd->add_option("--forbid", opts->constraints.forbid, "Never use this VTOG edge");
+  addEdgeConstraintOptions(*cmd, opts->constraints);
   cmd->add_option("--reps", opts->repetitions, "Timed repetitions (median reported)")->check(CLI::PositiveNumber);
   cmd->add_flag("--check", opts->check, "Check the GPU outputs against the CPU reference executor");
   cmd->add_flag("--no-donate", opts->noDonate, "Never update a graph input in place (a KV cache) for its output");
@@ -211,9 +210,7 @@ void addTraceCommand(CLI::App& app, Action& action) {
   cmd->add_option("--out", opts->trace, "Trace file to write (JSON)")->required();
   cmd->add_option("--strategy", opts->strategy, "Which plan: greedy (optimised) or baseline")
       ->check(CLI::IsMember({"baseline", "greedy"}));
-  cmd->add_option("--accept", opts->constraints.accept, "Use this VTOG edge if it fits and saves time");
-  cmd->add_option("--force", opts->constraints.force, "Use this VTOG edge even if it costs time");
-  cmd->add_option("--forbid", opts->constraints.forbid, "Never use this VTOG edge");
+  addEdgeConstraintOptions(*cmd, opts->constraints);
   cmd->callback([opts, &action] { action = [opts] { return profile(*opts); }; });
 }
 

@@ -1,6 +1,7 @@
 #include "codegen/ModuleBuilder.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <fmt/format.h>
 
 namespace tcx {
@@ -23,12 +24,16 @@ int ModuleBuilder::addScratch(int64_t bytes, bool zeroed) {
 void ModuleBuilder::addElementKernel(int planKernel, const std::string& entry, const Shape& shape,
                                      const std::string& body, std::string what) {
   const int64_t count = numElements(shape);
-  std::string decompose;
+  // 32-bit division by constants is several times cheaper than 64-bit, and
+  // most tensors have fewer than 2^31 elements.
+  const bool narrow = count <= INT32_MAX;
+  const char* linear = narrow ? "u" : "i";
+  std::string decompose = narrow ? "    const unsigned u = static_cast<unsigned>(i);\n" : "";
   int64_t inner = 1;
   for (size_t d = shape.size(); d-- > 0;) {
-    std::string quotient = inner == 1 ? "i" : fmt::format("(i / {})", inner);
+    std::string quotient = inner == 1 ? linear : fmt::format("({} / {}u)", linear, inner);
     decompose += d == 0 ? fmt::format("    const tcx::i64 x0 = {};\n", quotient)
-                        : fmt::format("    const tcx::i64 x{} = {} % {};\n", d, quotient, shape[d]);
+                        : fmt::format("    const tcx::i64 x{} = {} % {}u;\n", d, quotient, shape[d]);
     inner *= shape[d];
   }
   code_ += fmt::format("extern \"C\" __global__ void __launch_bounds__({T}) {name}(Buffers b) {{\n"

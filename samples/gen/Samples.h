@@ -91,4 +91,9 @@ struct SampleInfo {
 // Every bundled sample at its paper shapes, in a stable order.
 const std::vector<SampleInfo>& allSamples();
 
+// Every sample at shapes small enough for the CPU reference in tests, named
+// "llama", "gemma", "yolo", ...: the same graphs, so every rule, plan and
+// kernel path the full sizes take is exercised.
+std::vector<std::pair<std::string, Graph>> reducedSamples();
+
 } // namespace tcx::samples

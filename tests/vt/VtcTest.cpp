@@ -75,19 +75,6 @@ TEST_CASE("yolo c3k2: Split and Concat vanish into the concat output", "[vtc][sa
 
 namespace {
 
-// Every sample at reduced shapes.
-std::vector<std::pair<std::string, Graph>> reducedSamples() {
-  std::vector<std::pair<std::string, Graph>> graphs;
-  graphs.emplace_back("llama", samples::buildLlama3Decode({2, 24, 64, 4, 2, 16, DType::BF16}));
-  graphs.emplace_back("gemma", samples::buildGemma2Decode({2, 16, 48, 4, 2, 8, 50.0f, DType::BF16}));
-  graphs.emplace_back("yolo", samples::buildYolov11C3k2({2, 8, 6}));
-  graphs.emplace_back("shufflenet", samples::buildShufflenetV2Unit({2, 8, 5}));
-  graphs.emplace_back("efficientvit", samples::buildEfficientVitAttention({2, 16, 4, 8, 3}));
-  graphs.emplace_back("gqa", samples::buildAttention("gqa", {1, 4, 2, 8, 3, 16, DType::F16}));
-  graphs.emplace_back("lora", samples::buildLora({4, 16, 16, 2, DType::F16}));
-  graphs.emplace_back("rmsnorm", samples::buildRmsNormMatmul({4, 16, 8, 1e-6f, DType::F16}));
-  return graphs;
-}
 
 // Forbids each greedy edge in turn, then forces each VTOG edge alone: every
 // resulting strategy is valid and its plan bit-identical to the reference.
@@ -121,7 +108,7 @@ void sweepConstraints(VtcSession& s) {
 } // namespace
 
 TEST_CASE("every sample's greedy plan is bit-identical to the reference at reduced shapes", "[vtc][samples]") {
-  for (auto& [name, graph] : reducedSamples()) {
+  for (auto& [name, graph] : samples::reducedSamples()) {
     SECTION(name) {
       VtcSession s(std::move(graph), h100());
       s.select(EdgeConstraintSpecs{});
@@ -132,7 +119,7 @@ TEST_CASE("every sample's greedy plan is bit-identical to the reference at reduc
 }
 
 TEST_CASE("every sample stays exact under every forced or forbidden edge", "[vtc][constraints]") {
-  for (auto& [name, graph] : reducedSamples()) {
+  for (auto& [name, graph] : samples::reducedSamples()) {
     SECTION(name) {
       VtcSession s(std::move(graph), h100());
       sweepConstraints(s);

@@ -159,19 +159,11 @@ template <int kValues> __device__ __forceinline__ void reduceWarps(float* acc, f
   __syncthreads();
 }
 
-} // namespace detail
-
-// MT = ceil(M / 8) (1..8); BAccess: how B (k, n) is laid out (abi.h). Launch and split fields
-// come from planGemm (launch.h).
-template <typename T, int MT, Access BAccess, typename Epilogue>
-__device__ __forceinline__ void gemm_small_m_body(const GemmParams& p, const Epilogue& epilogue) {
-  static_assert(isTensorCoreType<T>, "gemm_small_m takes __half or __nv_bfloat16; use gemm_tiled");
-  static_assert(MT >= 1 && MT <= 8, "gemm_small_m handles M <= 64");
-  using namespace detail;
-  constexpr int S = smallMStages(MT, BAccess), kSliceK = smallMSliceK(BAccess), kSliceN = smallMSliceN(BAccess);
+template <typename T, int MT, Access BAccess, int S, typename Epilogue>
+__device__ __forceinline__ void gemmSmallM(const GemmParams& p, const Epilogue& epilogue) {
+  constexpr int kSliceK = smallMSliceK(BAccess), kSliceN = smallMSliceN(BAccess);
   constexpr int kSubtiles = kSliceN / 16, kValues = kSubtiles * MT * 4;
   using WarpShared = SmallMWarpShared<T, MT, BAccess, S>;
-  static_assert(sizeof(WarpShared) == smallMWarpBytes(MT, BAccess), "abi.h sizes the shared memory");
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
   WarpShared& sh = reinterpret_cast<WarpShared*>(dynamicShared())[warp];
   float* scratch = reinterpret_cast<float*>(dynamicShared() + kSmallMWarps * sizeof(WarpShared));
@@ -256,6 +248,20 @@ __device__ __forceinline__ void gemm_small_m_body(const GemmParams& p, const Epi
     if (lane == 0)
       counters[tile] = 0;
   }
+}
+
+} // namespace detail
+
+// MT = ceil(M / 8) (1..8); BAccess: how B (k, n) is laid out (abi.h). Launch and split fields
+// come from planGemm (launch.h).
+template <typename T, int MT, Access BAccess, typename Epilogue>
+__device__ __forceinline__ void gemm_small_m_body(const GemmParams& p, const Epilogue& epilogue) {
+  static_assert(isTensorCoreType<T>, "gemm_small_m takes __half or __nv_bfloat16; use gemm_tiled");
+  static_assert(MT >= 1 && MT <= 8, "gemm_small_m handles M <= 64");
+  constexpr int S = smallMStages(MT, BAccess);
+  static_assert(sizeof(detail::SmallMWarpShared<T, MT, BAccess, S>) == smallMWarpBytes(MT, BAccess),
+                "abi.h sizes the shared memory");
+  detail::gemmSmallM<T, MT, BAccess, S>(p, epilogue);
 }
 
 } // namespace tcx
