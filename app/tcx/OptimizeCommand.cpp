@@ -70,7 +70,7 @@ nlohmann::json summaryJson(const VtcSession& s) {
           {"data_movement_us_before", s.baselineLatency().dataMovementSeconds * 1e6},
           {"data_movement_us_after", s.optimizedLatency().dataMovementSeconds * 1e6},
           {"latency_source", s.latencyMeasured() ? "measured" : "estimated"},
-          {"latency_device", s.costModel().preset().description},
+          {"latency_device", s.latencyDevice()},
           {"oracle_calls", s.greedy().oracleCalls}};
 }
 

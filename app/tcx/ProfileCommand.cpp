@@ -147,7 +147,7 @@ int profile(const ProfileOptions& opts) {
     profiles.push_back(profilePlan("greedy", session.optimizedPlan(), session.optimizedLatency(), inputs,
                                    reference ? &*reference : nullptr, opts, compiler));
   if (profiles.size() == 2) {
-    session.setMeasuredLatency(profiles[0].latency, profiles[1].latency, "measured (" + info.name + ")");
+    session.setMeasuredLatency(profiles[0].latency, profiles[1].latency, info.name);
     if (!opts.report.empty()) writeVtcReport(opts.report, session, {opts.model.path, opts.commandLine});
   }
   if (opts.json) {
@@ -181,7 +181,7 @@ void measureSession(VtcSession& session, int repetitions) {
                                    opts, compiler);
   PlanProfile after = profilePlan("greedy", session.optimizedPlan(), session.optimizedLatency(), inputs, nullptr, opts,
                                   compiler);
-  session.setMeasuredLatency(before.latency, after.latency, "measured (" + gpu::gpuInfo().name + ")");
+  session.setMeasuredLatency(before.latency, after.latency, gpu::gpuInfo().name);
 }
 
 void addProfileCommand(CLI::App& app, Action& action, std::string commandLine) {

@@ -49,10 +49,10 @@ void VtcSession::select(const StrategyConstraints& constraints, SavingOracle* or
   measuredOn_.clear();
 }
 
-void VtcSession::setMeasuredLatency(PlanLatency baseline, PlanLatency optimized, std::string source) {
+void VtcSession::setMeasuredLatency(PlanLatency baseline, PlanLatency optimized, std::string device) {
   baselineLatency_ = std::move(baseline);
   optimizedLatency_ = std::move(optimized);
-  measuredOn_ = std::move(source);
+  measuredOn_ = std::move(device);
 }
 
 PlanLatency VtcSession::estimate(const ExecPlan& plan) const {

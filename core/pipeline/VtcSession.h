@@ -57,13 +57,16 @@ public:
   const PlanLatency& optimizedLatency() const { return optimizedLatency_; }
   // Where the plans' per-kernel latencies come from ("estimated (h100-sxm)",
   // or "measured (NVIDIA H200)" once setMeasuredLatency was called).
-  std::string latencySource() const { return measuredOn_.empty() ? costModel_.sourceLabel() : measuredOn_; }
+  std::string latencySource() const {
+    return measuredOn_.empty() ? costModel_.sourceLabel() : "measured (" + measuredOn_ + ")";
+  }
   bool latencyMeasured() const { return !measuredOn_.empty(); }
-  // Replaces the estimates of both plans with latencies measured on a GPU
-  // (per kernel; bytes and flops keep the cost model's counts). `source`
-  // names the device: "measured (NVIDIA H200)". The next select() estimates
-  // again.
-  void setMeasuredLatency(PlanLatency baseline, PlanLatency optimized, std::string source);
+  // The GPU the latencies were measured on, or the cost model's preset.
+  std::string latencyDevice() const { return measuredOn_.empty() ? costModel_.preset().description : measuredOn_; }
+  // Replaces the estimates of both plans with latencies measured on the GPU
+  // named `device` (per kernel; bytes and flops keep the cost model's
+  // counts). The next select() estimates again.
+  void setMeasuredLatency(PlanLatency baseline, PlanLatency optimized, std::string device);
   // Where the greedy's savings came from (the oracle it was given).
   const std::string& selectionSource() const { return selectionSource_; }
 

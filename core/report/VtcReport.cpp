@@ -47,7 +47,7 @@ private:
         {"git_revision", info.gitRevision},
         {"host", info.host},
         {"created_at", info.createdAt},
-        {"gpu", s_.costModel().preset().description},
+        {"gpu", s_.latencyDevice()},
         {"gpu_preset", s_.costModel().preset().name},
         {"latency_source", s_.latencySource()},
         {"selection_source", s_.selectionSource()},

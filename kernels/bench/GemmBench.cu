@@ -41,7 +41,7 @@ struct GemmCase {
   const char* name;
   int batch, m, n, k;
   Layout a, b;
-  int blocks = 0; // gemm_small_m's block count; 0: planner's choice
+  int splitK = 0; // 0: planner's choice
   bool time = false;
   int padA = 0, padB = 0; // extra elements per leading dimension
 };
@@ -69,7 +69,7 @@ template <typename T> void runGemm(const GemmCase& c, int sms, double copyGBs, u
   Buffer<T> a(viewStrides(c.a, c.batch, c.m, c.k, c.padA, pr.aStrides));
   Buffer<T> b(viewStrides(c.b, c.batch, c.k, c.n, c.padB, pr.bStrides));
   randomize(a, seed), randomize(b, seed + 1);
-  const tcx::GemmPlan plan = tcx::planGemm(pr, sms, c.blocks);
+  const tcx::GemmPlan plan = tcx::planGemm(pr, sms, c.splitK);
   Buffer<unsigned char> ws(std::max<i64>(1, plan.workspaceBytes));
   BENCH_CHECK(cudaMemset(ws.ptr, 0, ws.count));
   tcx::GemmParams p = plan.params;
@@ -83,8 +83,8 @@ template <typename T> void runGemm(const GemmCase& c, int sms, double copyGBs, u
   launchGemm<T>(plan, p, store);
   referenceGemm<T><<<dim3((c.n + 127) / 128, c.m, c.batch), 128>>>(p, StoreC{ref.ptr, c.m, c.n});
   BENCH_CHECK(cudaGetLastError());
-  const std::string what = std::string(c.name) + " [" + tcx::gemmTemplateArgs(plan, "E") + ", " +
-                           std::to_string(plan.launch.grid[0]) + " blocks]";
+  const std::string what = std::string(c.name) + " [" + tcx::gemmTemplateArgs(plan, "E") + ", split " +
+                           std::to_string(p.splitK) + "]";
   report(what.c_str(), compare(out, ref), std::is_same_v<T, float> ? 1e-5 : 1e-4);
   if (!c.time)
     return;
@@ -103,9 +103,14 @@ void gemmBench(int sms, double copyGBs, bool checksOnly) {
   const GemmCase bf16Cases[] = {
       {"small_m decode 16x4096x6144", 1, 16, 6144, 4096, L::RowMajor, L::RowMajor, 0, true},
       {"small_m decode 16x4096x4096", 1, 16, 4096, 4096, L::RowMajor, L::RowMajor, 0, true},
+      {"small_m 16x4096x6144 split 1", 1, 16, 6144, 4096, L::RowMajor, L::RowMajor, 1, true},
+      {"small_m 16x4096x6144 split 2", 1, 16, 6144, 4096, L::RowMajor, L::RowMajor, 2, true},
+      {"small_m 16x4096x6144 split 4", 1, 16, 6144, 4096, L::RowMajor, L::RowMajor, 4, true},
+      {"small_m 16x4096x6144 split 8", 1, 16, 6144, 4096, L::RowMajor, L::RowMajor, 8, true},
+      {"small_m 16x4096x4096 split 2", 1, 16, 4096, 4096, L::RowMajor, L::RowMajor, 2, true},
+      {"small_m 16x4096x4096 split 4", 1, 16, 4096, 4096, L::RowMajor, L::RowMajor, 4, true},
+      {"small_m 16x4096x4096 split 8", 1, 16, 4096, 4096, L::RowMajor, L::RowMajor, 8, true},
       {"small_m 16x4096x6144 B k-contiguous", 1, 16, 6144, 4096, L::RowMajor, L::ColMajor, 0, true},
-      {"small_m 16x4096x4096 in 7 blocks", 1, 16, 4096, 4096, L::RowMajor, L::RowMajor, 7},
-      {"small_m 16x512x8192 in 400 blocks", 1, 16, 512, 8192, L::RowMajor, L::RowMajor, 400},
       {"small_m 1x1000x1000 ragged", 1, 1, 1000, 1000, L::RowMajor, L::RowMajor},
       {"small_m 5x4096x4096 B k-contiguous", 1, 5, 4096, 4096, L::RowMajor, L::ColMajor},
       {"small_m 33x515x777 B strided", 1, 33, 515, 777, L::RowMajor, L::RowMajor},

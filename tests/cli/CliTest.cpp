@@ -161,9 +161,12 @@ TEST_CASE("tcx export writes a CUDA project that nvcc builds", "[cli][export]") 
   fs::remove_all(dir);
 }
 
-TEST_CASE("tcx profile without a GPU says so and exits unsupported", "[cli][gpu]") {
-  Run r = tcxRun("profile " + sample("shufflenet_v2_unit"));
-  if (r.exitCode == 0) return; // a machine with a GPU: tests/gpu checks the results
-  CHECK(r.exitCode == 5);
-  CHECK((r.output.find("no CUDA device") != std::string::npos || r.output.find("CUDA toolkit") != std::string::npos));
+TEST_CASE("the GPU commands without a GPU say so and exit unsupported", "[cli][gpu]") {
+  for (const char* command : {"profile", "trace --out /dev/null", "optimize --oracle profile"}) {
+    Run r = tcxRun(std::string(command) + " " + sample("shufflenet_v2_unit"));
+    if (r.exitCode == 0) continue; // a machine with a GPU: tests/gpu checks the results
+    INFO(command << ": " << r.output);
+    CHECK(r.exitCode == 5);
+    CHECK((r.output.find("no CUDA device") != std::string::npos || r.output.find("CUDA toolkit") != std::string::npos));
+  }
 }

@@ -75,19 +75,20 @@ TEST_CASE("large M and float take gemm_tiled", "[kernels][launch]") {
   REQUIRE(f32.launch.sharedBytes == 0);
 }
 
-TEST_CASE("attention plans one block per KV head, chunk and row group", "[kernels][launch]") {
+TEST_CASE("attention plans one wave of blocks over KV head groups and chunks", "[kernels][launch]") {
   AttentionProblem llama;
   llama.batch = 16, llama.heads = 32, llama.kvHeads = 8, llama.sq = 1, llama.skv = 4096, llama.headDim = 128;
   const AttentionPlan plan = planAttention(llama, 132);
   const AttentionParams& p = plan.params;
   REQUIRE(plan.rowTiles == 1);
   REQUIRE(p.rowGroups == 1);
-  REQUIRE(p.chunkLen % (kAttentionTile * kAttentionWarps) == 0);
-  REQUIRE(i64{p.numChunks} * p.chunkLen >= p.skv);
-  REQUIRE(i64{p.numChunks - 1} * p.chunkLen < p.skv);
-  REQUIRE(plan.partial.grid[0] == static_cast<unsigned>(p.numChunks));
-  REQUIRE(plan.partial.grid[1] == 8);
-  REQUIRE(plan.partial.grid[2] == 16);
+  // 16 batches x 1 group of 8 KV heads; 8 chunks of 512 give 128 items, one per block.
+  REQUIRE(p.chunkLen == 512);
+  REQUIRE(p.numChunks == 8);
+  REQUIRE(plan.partial.grid[0] == 128);
+  REQUIRE(plan.partial.grid[1] == 1);
+  REQUIRE(plan.partial.block[0] == kAttentionThreads);
+  REQUIRE(plan.partial.sharedBytes == static_cast<unsigned>(attentionSharedBytes(128, 1)));
   REQUIRE(plan.combine.grid[0] * (kCombineThreads / 32) == 16 * 32);
   REQUIRE(plan.workspaceBytes == static_cast<std::size_t>(16 * 32 * p.numChunks * (128 + 4) * 4));
   REQUIRE(attentionTemplateArgs(llama, plan, "S") == "__nv_bfloat16, 128, 1, S");
@@ -98,11 +99,27 @@ TEST_CASE("attention plans one block per KV head, chunk and row group", "[kernel
   const AttentionPlan rows = planAttention(wide, 132, 100);
   REQUIRE(rows.rowTiles == 2);
   REQUIRE(rows.params.rowGroups == 4);
-  REQUIRE(rows.params.chunkLen == 128);
+  REQUIRE(rows.params.chunkLen == 100);
+  REQUIRE(rows.params.numChunks == 41);
   wide.headDim = 256;
   REQUIRE(planAttention(wide, 132).rowTiles == 1);
   wide.headDim = 64;
   REQUIRE(planAttention(wide, 132).rowTiles == 4);
+
+  AttentionProblem many = llama; // more items than blocks: each block takes a run of them
+  many.batch = 512;
+  const AttentionPlan big = planAttention(many, 132);
+  REQUIRE(big.params.numChunks == 1);
+  REQUIRE(big.partial.grid[0] == 132);
+}
+
+TEST_CASE("attention's rings fit shared memory", "[kernels][launch]") {
+  for (int headDim : {64, 128, 256})
+    for (int rowTiles = 1; rowTiles * headDim <= 256; ++rowTiles) {
+      REQUIRE(attentionStages(headDim, rowTiles) >= 1);
+      REQUIRE(attentionSharedBytes(headDim, rowTiles) <= 227 * 1024);
+    }
+  REQUIRE(attentionStages(128, 1) == 2);
 }
 
 TEST_CASE("row reductions get one 16-byte vector per thread", "[kernels][launch]") {

@@ -45,14 +45,12 @@ struct GemmParams {
   int m;
   int n;
   int k;
-  // gemm_small_m only. Its blocks split the (tile, K) work evenly, in tile-major order with K
-  // cut into slices (smallMSliceK); the cuts may fall inside a tile, whose blocks then add up.
-  // splitK: the most blocks sharing one output tile (workspace slots per tile); kPerSplit: the K
-  // rows of one block's range (a whole number of slices); kChunk: not read by the kernels.
+  // gemm_small_m only: blocks that share one output tile along K, the K range of each (a multiple
+  // of kSmallMKBlock), and how much of that range is staged in shared memory at a time.
   int splitK;
   int kPerSplit;
   int kChunk;
-  // gemm_small_m with splitK > 1: arrival counters and partial tiles. Zero it once when it is
+  // gemm_small_m with splitK > 1: partial tiles and arrival counters. Zero it once when it is
   // allocated; every launch leaves the counters at zero again.
   void* workspace;
 };
@@ -79,34 +77,17 @@ struct AttentionParams {
 // Block sizes and shared memory of each kernel. Codegen's wrappers take the thread counts (and
 // minimum blocks) as __launch_bounds__; launch.h computes the rest of each launch from them.
 
-// gemm_small_m: 8 warps, each streaming slices of B (32 rows of 64 16-bit elements: 32 k x 64
-// columns when B is n-contiguous or strided, 32 columns x 64 k when k-contiguous) with the
-// matching rows of A through its own ring of shared-memory slots. One block per multiprocessor:
-// the rings take nearly all of its shared memory.
+// gemm_small_m: 64-column tiles of B, 32-row slices of K, 8 warps.
 inline constexpr int kSmallMThreads = 256;
-inline constexpr int kSmallMWarps = kSmallMThreads / 32;
-TCX_HOST_DEVICE constexpr int smallMMinBlocks(int) { return 1; }
-TCX_HOST_DEVICE constexpr int smallMSliceK(Access b) { return b == Access::RowContiguous ? 64 : 32; }
-TCX_HOST_DEVICE constexpr int smallMSliceN(Access b) { return b == Access::RowContiguous ? 32 : 64; }
-// One ring slot: 32 rows of B and 8 * mTiles rows of A, each row padded by 16 bytes so that the
-// 8 rows an ldmatrix reads fall in distinct banks.
-TCX_HOST_DEVICE constexpr int smallMSlotBytes(int mTiles, Access b) {
-  return 32 * (64 + 8) * 2 + 8 * mTiles * (smallMSliceK(b) + 8) * 2;
-}
-// The warps' accumulators are added through one warp's worth of scratch.
-TCX_HOST_DEVICE constexpr int smallMScratchBytes(int mTiles, Access b) {
-  return smallMSliceN(b) / 16 * mTiles * 4 * 32 * 4;
-}
-// Ring depth: as many slots as fit next to the scratch (at least 2 up to 64 rows of A).
-TCX_HOST_DEVICE constexpr int smallMStages(int mTiles, Access b) {
-  return (226 * 1024 - smallMScratchBytes(mTiles, b)) / (kSmallMWarps * (smallMSlotBytes(mTiles, b) + 8));
-}
-TCX_HOST_DEVICE constexpr int smallMWarpBytes(int mTiles, Access b) {
-  return (smallMStages(mTiles, b) * (smallMSlotBytes(mTiles, b) + 8) + 15) / 16 * 16;
-}
-TCX_HOST_DEVICE constexpr int smallMSharedBytes(int mTiles, Access b) {
-  return kSmallMWarps * smallMWarpBytes(mTiles, b) + smallMScratchBytes(mTiles, b);
-}
+inline constexpr int kSmallMTileN = 64;
+inline constexpr int kSmallMKBlock = 32;
+// Minimum resident blocks per multiprocessor: two blocks overlap one's A staging and reduction
+// with the other's stream of B; with more than 16 rows the accumulators need the registers of a
+// single block.
+TCX_HOST_DEVICE constexpr int smallMMinBlocks(int mTiles) { return mTiles <= 2 ? 2 : 1; }
+// A is staged as rows of kChunk + this many elements: the padding makes the warp's fragment reads
+// hit distinct shared-memory banks (16 bytes per lane when B is k-contiguous, 4 bytes otherwise).
+TCX_HOST_DEVICE constexpr int smallMAPadding(Access b) { return b == Access::RowContiguous ? 32 : 8; }
 
 // gemm_tiled: 128 x 128 output tiles, 64 deep in K, a 3-stage cp.async pipeline; at most 128
 // registers a thread, so that two blocks share a multiprocessor.
@@ -120,10 +101,11 @@ TCX_HOST_DEVICE constexpr int tiledSharedBytes(int elemBytes) {
   return elemBytes == 4 ? 0 : kTiledStages * (kTiledM + kTiledN) * kTiledK * elemBytes;
 }
 
-// Attention phase 1: kAttentionWarps warps, each streaming 16 positions at a time through a ring
-// of kAttentionStages shared-memory slots; dynamic shared memory only.
-inline constexpr int kAttentionWarps = 4;
-inline constexpr int kAttentionStages = 4;
+// Attention phase 1: kAttentionBlocksPerSm blocks of kAttentionWarps warps on each
+// multiprocessor, each warp streaming 16 positions at a time through a ring of
+// attentionStages(headDim, rowTiles) shared-memory slots; dynamic shared memory only.
+inline constexpr int kAttentionWarps = 8;
+inline constexpr int kAttentionBlocksPerSm = 1;
 inline constexpr int kAttentionThreads = 32 * kAttentionWarps;
 inline constexpr int kAttentionTile = 16;
 // One warp: its ring (K and V rows of headDim + 8 elements), its Q fragments, its barriers.
@@ -131,8 +113,16 @@ TCX_HOST_DEVICE constexpr int attentionWarpBytes(int headDim, int rowTiles, int 
   return (stages * 2 * kAttentionTile * (headDim + 8) * 2 + rowTiles * headDim / 16 * 32 * 16 + stages * 8 + 15) /
          16 * 16;
 }
+// Up to 4 slots a warp, as many as fit the multiprocessor's shared memory (at least 1).
+TCX_HOST_DEVICE constexpr int attentionStages(int headDim, int rowTiles) {
+  int stages = 4;
+  while (stages > 1 && kAttentionWarps * attentionWarpBytes(headDim, rowTiles, stages) * kAttentionBlocksPerSm >
+                           226 * 1024)
+    --stages;
+  return stages;
+}
 TCX_HOST_DEVICE constexpr int attentionSharedBytes(int headDim, int rowTiles) {
-  return kAttentionWarps * attentionWarpBytes(headDim, rowTiles, kAttentionStages);
+  return kAttentionWarps * attentionWarpBytes(headDim, rowTiles, attentionStages(headDim, rowTiles));
 }
 inline constexpr int kCombineThreads = 128;
 

@@ -10,10 +10,10 @@
 // block owns one unit of the item's group, so the block's warps read adjacent heads of the same
 // positions: with K/V laid out (b, position, kvHead, d), whole contiguous rows. A block takes a
 // contiguous range of items. Each warp streams its positions, 16 at a time, through its own ring
-// of kAttentionStages shared-memory tiles (pipeline.cuh: bulk copies, several tiles in flight),
-// runs Q K^T and P V on tensor cores from ldmatrix fragments (the score accumulators are P's A
-// fragment directly), keeps an online softmax, and writes (max, sum, unnormalised o[D]) per row
-// and chunk to a float workspace; warps never wait for each other.
+// of shared-memory tiles (pipeline.cuh: bulk copies, several tiles in flight), runs Q K^T and
+// P V on tensor cores from ldmatrix fragments (the score accumulators are P's A fragment
+// directly), keeps an online softmax, and writes (max, sum, unnormalised o[D]) per row and chunk
+// to a float workspace; warps never wait for each other.
 // Phase 2, decode_attention_combine_body: one warp per (b, h, i) merges the chunks and calls
 // OutStore.
 //
@@ -27,7 +27,6 @@
 
 #include "tcx/mma.cuh"
 #include "tcx/pipeline.cuh"
-#include "tcx/reduce.cuh"
 
 namespace tcx {
 namespace detail {
@@ -183,13 +182,19 @@ __device__ __forceinline__ void attentionPartial(const AttentionParams& p, const
       __syncwarp();
       stagedB = it.b, stagedUnit = it.unit;
     }
+    // The lane's rows g, g + 8 of each row tile: query head and query row.
+    int headOf[RT][2], rowOf[RT][2];
+    auto real = [&](int mt, int half) { return rowBase + 16 * mt + g + 8 * half < rows; };
     float o[RT][kDTiles][4] = {};
     float runMax[RT][2], runSum[RT][2];
 #pragma unroll
     for (int mt = 0; mt < RT; ++mt)
 #pragma unroll
-      for (int half = 0; half < 2; ++half)
+      for (int half = 0; half < 2; ++half) {
+        const int row = rowBase + 16 * mt + g + 8 * half;
+        headOf[mt][half] = kvHead * groupSize + row / p.sq, rowOf[mt][half] = row % p.sq;
         runMax[mt][half] = -infinity(), runSum[mt][half] = 0.0f;
+      }
 
     const int item = use.item;
     for (; use.item == item; ++step) {
@@ -214,11 +219,14 @@ __device__ __forceinline__ void attentionPartial(const AttentionParams& p, const
       }
 
       // Scores through ScoreOp, then the online softmax update of each of the lane's two rows.
+      // The output is rescaled only when some row's max grew (rarely, after the first steps).
+      const bool full = pos0 + kAttentionTile <= end;
+      float newMax[RT][2];
+      bool grew = false;
 #pragma unroll
       for (int mt = 0; mt < RT; ++mt)
 #pragma unroll
         for (int half = 0; half < 2; ++half) {
-          const int row = rowBase + 16 * mt + g + 8 * half;
           float tileMax = -infinity();
 #pragma unroll
           for (int nt = 0; nt < 2; ++nt)
@@ -226,20 +234,33 @@ __device__ __forceinline__ void attentionPartial(const AttentionParams& p, const
             for (int x = 0; x < 2; ++x) {
               const int pos = pos0 + 8 * nt + 2 * t + x;
               float& v = s[mt][nt][2 * half + x];
-              v = row < rows && pos < end
-                      ? score(it.b, kvHead * groupSize + row / p.sq, row % p.sq, pos, v)
-                      : -infinity();
+              v = real(mt, half) && (full || pos < end) ? score(it.b, headOf[mt][half], rowOf[mt][half], pos, v)
+                                                        : -infinity();
               tileMax = fmaxf(tileMax, v);
             }
           tileMax = fmaxf(tileMax, __shfl_xor_sync(0xffffffffu, tileMax, 1));
           tileMax = fmaxf(tileMax, __shfl_xor_sync(0xffffffffu, tileMax, 2));
-          const float newMax = fmaxf(runMax[mt][half], tileMax), base = stableBase(newMax);
-          const float alpha = __expf(runMax[mt][half] - base);
-          runMax[mt][half] = newMax;
-          runSum[mt][half] *= alpha;
+          newMax[mt][half] = fmaxf(runMax[mt][half], tileMax);
+          grew |= newMax[mt][half] > runMax[mt][half];
+        }
+      if (__any_sync(0xffffffffu, grew)) {
 #pragma unroll
-          for (int j = 0; j < kDTiles; ++j)
-            o[mt][j][2 * half] *= alpha, o[mt][j][2 * half + 1] *= alpha;
+        for (int mt = 0; mt < RT; ++mt)
+#pragma unroll
+          for (int half = 0; half < 2; ++half) {
+            const float alpha = __expf(runMax[mt][half] - stableBase(newMax[mt][half]));
+            runSum[mt][half] *= alpha;
+#pragma unroll
+            for (int j = 0; j < kDTiles; ++j)
+              o[mt][j][2 * half] *= alpha, o[mt][j][2 * half + 1] *= alpha;
+            runMax[mt][half] = newMax[mt][half];
+          }
+      }
+#pragma unroll
+      for (int mt = 0; mt < RT; ++mt)
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+          const float base = stableBase(runMax[mt][half]);
 #pragma unroll
           for (int nt = 0; nt < 2; ++nt)
 #pragma unroll
@@ -288,11 +309,9 @@ __device__ __forceinline__ void attentionPartial(const AttentionParams& p, const
         float sum = runSum[mt][half];
         sum += __shfl_xor_sync(0xffffffffu, sum, 1);
         sum += __shfl_xor_sync(0xffffffffu, sum, 2);
-        const int row = rowBase + 16 * mt + g + 8 * half;
-        if (row >= rows)
+        if (!real(mt, half))
           continue;
-        const int h = kvHead * groupSize + row / p.sq;
-        const i64 rowId = (static_cast<i64>(it.b) * p.heads + h) * p.sq + row % p.sq;
+        const i64 rowId = (static_cast<i64>(it.b) * p.heads + headOf[mt][half]) * p.sq + rowOf[mt][half];
         float* dst = p.workspace + (rowId * p.numChunks + it.chunk) * kPartialFloats<D>;
         if (t == 0)
           *reinterpret_cast<float2*>(dst) = make_float2(runMax[mt][half], sum);
@@ -315,18 +334,23 @@ __device__ __forceinline__ void decode_attention_partial_body(const AttentionPar
   static_assert(isTensorCoreType<T>, "attention takes __half or __nv_bfloat16");
   static_assert(D == 64 || D == 128 || D == 256, "head dim 64, 128 or 256");
   static_assert(RT >= 1 && RT * D <= 256, "the output accumulators of RT row tiles must fit registers");
-  static_assert(sizeof(detail::AttentionWarpShared<T, D, RT, kAttentionStages>) * kAttentionWarps ==
-                    attentionSharedBytes(D, RT),
-                "launch.h sizes the shared memory");
-  detail::attentionPartial<T, D, RT, kAttentionWarps, kAttentionStages>(p, score);
+  constexpr int S = attentionStages(D, RT);
+  static_assert(sizeof(detail::AttentionWarpShared<T, D, RT, S>) * kAttentionWarps == attentionSharedBytes(D, RT),
+                "abi.h sizes the shared memory");
+  detail::attentionPartial<T, D, RT, kAttentionWarps, S>(p, score);
 }
 
 // Grid: ceil(batch * heads * sq / (kCombineThreads / 32)); block: kCombineThreads. Lane l holds
-// d = l * D / 32 ...; the chunks' loads are issued in batches of 8 before their first use.
+// d = l * D / 32 ...; the chunks are merged in batches of 8 whose loads (each chunk's max and
+// sum, which every lane reads, and the lane's run of o) are all issued before the first use, so a
+// row costs one round trip to L2 per batch.
 template <int D, typename OutStore>
 __device__ __forceinline__ void decode_attention_combine_body(const AttentionParams& p,
                                                               const OutStore& out) {
   constexpr int kPerLane = D / 32, kBatch = 8;
+  // 8- or 16-byte vectors: a partial row is only 16-byte aligned.
+  constexpr int kVec = kPerLane < 4 ? kPerLane : 4;
+  using Part = Vec<float, kVec>;
   const int lane = threadIdx.x % 32;
   const i64 rowId = static_cast<i64>(blockIdx.x) * (kCombineThreads / 32) + threadIdx.x / 32;
   if (rowId >= static_cast<i64>(p.batch) * p.heads * p.sq)
@@ -334,37 +358,38 @@ __device__ __forceinline__ void decode_attention_combine_body(const AttentionPar
   const int i = static_cast<int>(rowId % p.sq), h = static_cast<int>(rowId / p.sq % p.heads);
   const int b = static_cast<int>(rowId / p.sq / p.heads);
   const float* partials = p.workspace + rowId * p.numChunks * detail::kPartialFloats<D>;
-  auto partial = [&](int c) { return partials + c * detail::kPartialFloats<D>; };
 
-  float maxAll = -infinity();
-  for (int c = lane; c < p.numChunks; c += 32)
-    maxAll = fmaxf(maxAll, partial(c)[0]);
-  const float base = detail::stableBase(warpMax(maxAll));
-  float sum = 0.0f;
-  for (int c = lane; c < p.numChunks; c += 32)
-    sum += partial(c)[1] * __expf(partial(c)[0] - base);
-  sum = warpSum(sum);
-
-  // Each lane's d run as 8- or 16-byte vectors (a partial row is only 16-byte aligned).
-  constexpr int kVec = kPerLane < 4 ? kPerLane : 4;
-  using Chunk = Vec<float, kVec>;
-  float acc[kPerLane] = {};
+  float runMax = -infinity(), sum = 0.0f, acc[kPerLane] = {};
   for (int c0 = 0; c0 < p.numChunks; c0 += kBatch) {
-    Chunk part[kBatch][kPerLane / kVec];
-    float weight[kBatch];
+    float2 stats[kBatch];
+    Part part[kBatch][kPerLane / kVec];
 #pragma unroll
     for (int c = 0; c < kBatch; ++c) {
       const bool live = c0 + c < p.numChunks;
-      weight[c] = live ? __expf(partial(c0 + c)[0] - base) : 0.0f;
+      const float* chunk = partials + (c0 + c) * detail::kPartialFloats<D>;
+      stats[c] = live ? *reinterpret_cast<const float2*>(chunk) : make_float2(-infinity(), 0.0f);
 #pragma unroll
       for (int x = 0; x < kPerLane / kVec; ++x)
-        part[c][x] = live ? Chunk::load(partial(c0 + c) + 4 + lane * kPerLane + x * kVec) : Chunk{};
+        part[c][x] = live ? Part::load(chunk + 4 + lane * kPerLane + x * kVec) : Part{};
     }
+    float batchMax = runMax;
 #pragma unroll
     for (int c = 0; c < kBatch; ++c)
+      batchMax = fmaxf(batchMax, stats[c].x);
+    const float base = detail::stableBase(batchMax), rescale = __expf(runMax - base);
+    sum *= rescale;
+#pragma unroll
+    for (int e = 0; e < kPerLane; ++e)
+      acc[e] *= rescale;
+#pragma unroll
+    for (int c = 0; c < kBatch; ++c) {
+      const float weight = __expf(stats[c].x - base);
+      sum += weight * stats[c].y;
 #pragma unroll
       for (int e = 0; e < kPerLane; ++e)
-        acc[e] += weight[c] * part[c][e / kVec].v[e % kVec];
+        acc[e] += weight * part[c][e / kVec].v[e % kVec];
+    }
+    runMax = batchMax;
   }
   // sum == 0 only when every score of the row was -inf: 0 / 0, as softmax gives.
 #pragma unroll

@@ -1,267 +1,241 @@
 #ifndef TCX_GEMM_SMALL_M_CUH
 #define TCX_GEMM_SMALL_M_CUH
 // gemm_small_m: C = A B for M <= 64 rows of A (decode-time projections), where the GEMM is bound
-// by reading B once. The work is a sequence of slices, tile-major: each output tile (64 columns,
-// or 32 when B is k-contiguous) is cut along K into slices of 32 rows of 128 bytes of B
-// (abi.h). Every block takes an equal, contiguous run of slices (stream-K), so all
-// multiprocessors stream the same number of bytes whatever N and K are; a tile whose slices fall
-// to several blocks is added up by the last of them to finish, in block order, so results are
-// deterministic.
+// by reading B once. Each warp streams 64 columns x 32 rows of B per step straight from DRAM into
+// registers with 16-byte loads (no shared-memory round trip), shuffles them into tensor-core
+// fragments and multiplies with A, which the block has staged in shared memory.
 //
-// Inside a block the 8 warps take the slices of each tile in turn. Each warp streams its slices,
-// with the matching 32 or 64 columns of A, through its own ring of shared-memory slots
-// (pipeline.cuh: bulk copies, several slices in flight), and feeds the tensor cores from ldmatrix
-// fragments: mma.sync computes C^T = B^T A^T, B^T as the 16 x 16 A operand (n x k), A as the
-// 16 x 8 B operand (k x m). At the end of a tile's part the block adds the warps' accumulators in
-// a fixed order.
+// The trick that keeps B in registers: mma.sync contracts fragment columns with fragment rows in
+// whatever order they are numbered, so the k order (and the n order of the output) may be
+// permuted as long as A and B agree. With B's n contiguous, lane (g, t) loads 8 consecutive n at
+// k = 2t, 2t+1, 2t+8, 2t+9, and byte permutes pair equal n across k: fragment row r of subtile j
+// is column 8 (r % 8) + 2j + r / 8. With B's k contiguous (a transposed weight), lane (g, t)
+// loads k = 8t..8t+7 of one column, and one 32-row slice is two k16 steps numbered 8t + 4s + ...
 //
-// Grid: (blocks, 1, 1) with blocks * kPerSplit covering every slice; block: kSmallMThreads;
-// dynamic shared memory smallMSharedBytes(MT, BAccess).
+// Grid: (ceil(N / 64), splitK, batch); block: kSmallMThreads. The 8 warps of a block split the
+// block's K range between them and add their tiles in a fixed tree; with splitK > 1 each block
+// writes its tile to the workspace and the last block to arrive (counted atomically) adds the
+// splitK tiles in split order, so the result does not depend on arrival order.
 
 #include "tcx/mma.cuh"
-#include "tcx/pipeline.cuh"
 
 namespace tcx {
 namespace detail {
 
-template <typename T, int MT, Access BAccess> struct SmallMSlot {
-  T b[32][64 + 8];                      // [k][n], or [n][k] when B is k-contiguous
-  T a[8 * MT][smallMSliceK(BAccess) + 8]; // [m][k]
-};
+inline constexpr int kSmallMWarps = kSmallMThreads / 32;
 
-template <typename T, int MT, Access BAccess, int S> struct alignas(16) SmallMWarpShared {
-  SmallMSlot<T, MT, BAccess> ring[S];
-  unsigned long long ready[S];
-};
-
-// The block's view of the slice sequence: slices per tile, tiles per row of C, the block's range.
-struct SliceRange {
-  i64 perTile, begin, end;
-  int tilesN;
-
-  __device__ i64 tileEnd(i64 slice) const { return min(end, (slice / perTile + 1) * perTile); }
-
-  // The warp's first slice at or after `slice` (a tile boundary or the range's start): the
-  // warp's turn among the kSmallMWarps in the first tile part long enough to have one.
-  __device__ i64 firstOfWarp(i64 slice, int warp) const {
-    for (; slice < end; slice = tileEnd(slice))
-      if (slice + warp < tileEnd(slice))
-        return slice + warp;
-    return end;
-  }
-
-  __device__ i64 next(i64 slice, int warp) const {
-    return slice + kSmallMWarps < tileEnd(slice) ? slice + kSmallMWarps : firstOfWarp(tileEnd(slice), warp);
-  }
-};
-
-// Fills one slot with slice `slice`: rows of B and A that are in range and 16-byte aligned come
-// by bulk copy, rows out of range are zeroed, anything else (ragged tile edges, strided views) is
-// gathered element by element.
-template <typename T, int MT, Access BAccess>
-__device__ __forceinline__ void fillSlice(SmallMSlot<T, MT, BAccess>& slot, unsigned long long* bar,
-                                          const GemmParams& p, const SliceRange& range, i64 slice, bool vectorA) {
-  constexpr int kSliceK = smallMSliceK(BAccess), kSliceN = smallMSliceN(BAccess);
-  const int lane = threadIdx.x % 32;
-  const int tile = static_cast<int>(slice / range.perTile), batch = tile / range.tilesN;
-  const int n0 = tile % range.tilesN * kSliceN, k0 = static_cast<int>(slice % range.perTile) * kSliceK;
-  const T* a = static_cast<const T*>(p.a.data) + batch * p.a.strideBatch;
-  const T* b = static_cast<const T*>(p.b.data) + batch * p.b.strideBatch;
-  unsigned bytes = 0;
-
-  // B: lane r holds row r of the slot (k0 + r, or column n0 + r when k-contiguous).
-  const bool kRows = BAccess != Access::RowContiguous;
-  const int outer = (kRows ? k0 : n0) + lane, inner0 = kRows ? n0 : k0;
-  const int outerSize = kRows ? p.k : p.n, innerSize = kRows ? p.n : p.k;
-  const i64 outerStride = kRows ? p.b.strideRow : p.b.strideCol, innerStride = kRows ? p.b.strideCol : p.b.strideRow;
-  const T* bRow = b + outer * outerStride + inner0 * innerStride;
-  const bool bBulk = kBulkCopy && BAccess != Access::Strided && inner0 + 64 <= innerSize;
-  if (outer >= outerSize)
-    zeroRow(slot.b[lane], 128);
-  else if (bBulk)
-    bytes += 128;
+// Column offset inside the 64-wide tile of fragment row r (0..15) of subtile j (0..3).
+template <Access BAccess> __device__ __forceinline__ int smallMColumn(int j, int r) {
+  if constexpr (BAccess == Access::RowContiguous)
+    return 16 * j + r;
   else
-#pragma unroll
-    for (int x = 0; x < 8; ++x)
-      reinterpret_cast<uint4*>(slot.b[lane])[x] = gather8(bRow + 8 * x * innerStride, innerStride, innerSize - inner0 - 8 * x);
-
-  // A: rows m = lane, lane + 32.
-  const bool aBulk = kBulkCopy && vectorA && k0 + kSliceK <= p.k;
-  for (int m = lane; m < 8 * MT; m += 32) {
-    const T* aRow = a + m * p.a.strideRow + k0 * p.a.strideCol;
-    if (m >= p.m)
-      zeroRow(slot.a[m], 2 * kSliceK);
-    else if (aBulk)
-      bytes += 2 * kSliceK;
-    else
-#pragma unroll
-      for (int x = 0; x < kSliceK / 8; ++x)
-        reinterpret_cast<uint4*>(slot.a[m])[x] = gather8(aRow + 8 * x * p.a.strideCol, p.a.strideCol, p.k - k0 - 8 * x);
-  }
-
-  fillBegin(bar, __reduce_add_sync(0xffffffffu, bytes));
-  if (outer < outerSize && bBulk)
-    copyRow(slot.b[lane], bRow, 128, bar);
-  if (aBulk)
-    for (int m = lane; m < min(8 * MT, p.m); m += 32)
-      copyRow(slot.a[m], a + m * p.a.strideRow + k0 * p.a.strideCol, 2 * kSliceK, bar);
+    return 8 * (r % 8) + 2 * j + r / 8;
 }
 
-// acc[i][mt] += (B^T rows 16i.., A^T columns 8mt..) over one slice.
-template <typename T, int MT, Access BAccess>
-__device__ __forceinline__ void multiplySlice(float (&acc)[smallMSliceN(BAccess) / 16][MT][4],
-                                              const SmallMSlot<T, MT, BAccess>& slot) {
-  constexpr int kSteps = smallMSliceK(BAccess) / 16, kSubtiles = smallMSliceN(BAccess) / 16;
-  const int lane = threadIdx.x % 32, r8 = lane % 8, m8 = lane / 8;
+// The 8 B vectors lane (g, t) holds for the slice of rows k0..k0+31 and columns n0..n0+63.
+template <typename T, Access BAccess>
+__device__ __forceinline__ void loadSlice(uint4 (&v)[8], const GemmParams& p, const T* b, int n0,
+                                          int k0, int lane) {
+  const int g = lane / 4, t = lane % 4;
+  const uint4 zero = make_uint4(0, 0, 0, 0);
 #pragma unroll
-  for (int kk = 0; kk < kSteps; ++kk) {
-    // A^T fragments: matrix l / 8 is (m 8 (mt + (l / 16)) + 0..7, k 16 kk + 8 ((l / 8) % 2) + 0..7).
+  for (int i = 0; i < 8; ++i) {
+    if constexpr (BAccess == Access::RowContiguous) {
+      const int n = n0 + 16 * (i / 2) + 8 * (i % 2) + g, k = k0 + 8 * t;
+      const T* src = b + n * p.b.strideCol + k;
+      if (n >= p.n)
+        v[i] = zero;
+      else if (k + 8 <= p.k)
+        v[i] = loadStreaming(src);
+      else
+        v[i] = gather8(src, 1, p.k - k);
+    } else {
+      // Vector i = 4s + c holds k = 16s + {2t, 2t+1, 2t+8, 2t+9}[c].
+      const int k = k0 + 16 * (i / 4) + 2 * t + (i % 2) + 8 * ((i / 2) % 2), n = n0 + 8 * g;
+      const T* src = b + k * p.b.strideRow + n * p.b.strideCol;
+      if (k >= p.k)
+        v[i] = zero;
+      else if (BAccess == Access::ColContiguous && n + 8 <= p.n)
+        v[i] = loadStreaming(src);
+      else
+        v[i] = gather8(src, p.b.strideCol, p.n - n);
+    }
+  }
+}
+
+// The A-operand (B^T) fragment of k16 step s (0, 1) and subtile j (0..3) of a slice.
+template <Access BAccess>
+__device__ __forceinline__ void sliceFragment(unsigned (&a)[4], const uint4 (&v)[8], int s, int j) {
+  if constexpr (BAccess == Access::RowContiguous) {
+    a[0] = word(v[2 * j], 2 * s);
+    a[1] = word(v[2 * j + 1], 2 * s);
+    a[2] = word(v[2 * j], 2 * s + 1);
+    a[3] = word(v[2 * j + 1], 2 * s + 1);
+  } else {
+    a[0] = permute(word(v[4 * s], j), word(v[4 * s + 1], j), kLowHalves);
+    a[1] = permute(word(v[4 * s], j), word(v[4 * s + 1], j), kHighHalves);
+    a[2] = permute(word(v[4 * s + 2], j), word(v[4 * s + 3], j), kLowHalves);
+    a[3] = permute(word(v[4 * s + 2], j), word(v[4 * s + 3], j), kHighHalves);
+  }
+}
+
+// acc += slice x A[:, slice rows]; `aSlice` points at the slice's first column of staged A.
+template <typename T, int MT, Access BAccess>
+__device__ __forceinline__ void multiplySlice(float (&acc)[4][MT][4], const uint4 (&v)[8],
+                                              const T* aSlice, int aStride, int lane) {
+  const int g = lane / 4, t = lane % 4;
+#pragma unroll
+  for (int s = 0; s < 2; ++s) {
     unsigned bf[MT][2];
 #pragma unroll
-    for (int mt = 0; mt < MT; mt += 2) {
-      if (mt + 1 < MT) {
-        unsigned r[4];
-        ldmatrixX4(r, &slot.a[8 * (mt + m8 / 2) + r8][16 * kk + 8 * (m8 % 2)]);
-        bf[mt][0] = r[0], bf[mt][1] = r[1], bf[mt + 1][0] = r[2], bf[mt + 1][1] = r[3];
+    for (int mt = 0; mt < MT; ++mt) {
+      const T* row = aSlice + (8 * mt + g) * aStride;
+      if constexpr (BAccess == Access::RowContiguous) {
+        const uint4 q = *reinterpret_cast<const uint4*>(row + 8 * t);
+        bf[mt][0] = word(q, 2 * s);
+        bf[mt][1] = word(q, 2 * s + 1);
       } else {
-        ldmatrixX2(bf[mt], &slot.a[8 * mt + r8][16 * kk + 8 * (m8 % 2)]);
+        const unsigned* words = reinterpret_cast<const unsigned*>(row);
+        bf[mt][0] = words[8 * s + t];
+        bf[mt][1] = words[8 * s + t + 4];
       }
     }
 #pragma unroll
-    for (int i = 0; i < kSubtiles; ++i) {
-      // B^T fragments a0..a3: (n 16i + 0..7 | 8..15) x (k 16 kk + 0..7 | 8..15), n fastest.
+    for (int j = 0; j < 4; ++j) {
       unsigned af[4];
-      if constexpr (BAccess == Access::RowContiguous)
-        ldmatrixX4(af, &slot.b[16 * i + 8 * (m8 % 2) + r8][16 * kk + 8 * (m8 / 2)]);
-      else
-        ldmatrixX4Trans(af, &slot.b[16 * kk + 8 * (m8 / 2) + r8][16 * i + 8 * (m8 % 2)]);
+      sliceFragment<BAccess>(af, v, s, j);
 #pragma unroll
       for (int mt = 0; mt < MT; ++mt)
-        mma16816<T>(acc[i][mt], af, bf[mt][0], bf[mt][1]);
+        mma16816<T>(acc[j][mt], af, bf[mt][0], bf[mt][1]);
     }
   }
 }
 
-// Adds the warps' accumulators into warp 0's, in warp order (deterministic), through `scratch`.
-template <int kValues> __device__ __forceinline__ void reduceWarps(float* acc, float* scratch) {
+// Copies A[0..rows)[kc..kc+cols) into shared memory as rows of `stride` elements, zero past M
+// and K. 16-byte loads when A is k-contiguous and aligned; A is small and reused by every block,
+// so these go through L1/L2 normally.
+template <typename T>
+__device__ __forceinline__ void stageA(T* dst, int stride, const GemmParams& p, const T* a,
+                                       bool vectorA, int kc, int rows, int cols) {
+  const int vectorsPerRow = cols / 8;
+  for (int i = threadIdx.x; i < rows * vectorsPerRow; i += kSmallMThreads) {
+    const int m = i / vectorsPerRow, k = kc + 8 * (i % vectorsPerRow);
+    const T* src = a + m * p.a.strideRow + k * p.a.strideCol;
+    uint4 x = make_uint4(0, 0, 0, 0);
+    if (m < p.m)
+      x = vectorA && k + 8 <= p.k ? *reinterpret_cast<const uint4*>(src)
+                                  : gather8(src, p.a.strideCol, p.k - k);
+    *reinterpret_cast<uint4*>(dst + m * stride + (k - kc)) = x;
+  }
+}
+
+// Adds the warps' accumulators into warp 0 in a fixed tree (deterministic), using `scratch`.
+template <int MT> __device__ __forceinline__ void reduceWarps(float (&acc)[4][MT][4], float* scratch) {
+  constexpr int kValues = 4 * MT * 4;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  for (int w = kSmallMWarps - 1; w >= 0; --w) {
-    if (warp == w)
+  for (int half = kSmallMWarps / 2; half >= 1; half /= 2) {
+    if (warp >= half && warp < 2 * half) {
 #pragma unroll
-      for (int v = 0; v < kValues; ++v)
-        scratch[v * 32 + lane] = (w == kSmallMWarps - 1 ? 0.0f : scratch[v * 32 + lane]) + acc[v];
+      for (int i = 0; i < kValues; ++i)
+        scratch[((warp - half) * kValues + i) * 32 + lane] = acc[i / (4 * MT)][(i / 4) % MT][i % 4];
+    }
     __syncthreads();
-  }
-  if (warp == 0)
+    if (warp < half) {
 #pragma unroll
-    for (int v = 0; v < kValues; ++v)
-      acc[v] = scratch[v * 32 + lane];
-  __syncthreads();
-}
-
-template <typename T, int MT, Access BAccess, int S, typename Epilogue>
-__device__ __forceinline__ void gemmSmallM(const GemmParams& p, const Epilogue& epilogue) {
-  constexpr int kSliceK = smallMSliceK(BAccess), kSliceN = smallMSliceN(BAccess);
-  constexpr int kSubtiles = kSliceN / 16, kValues = kSubtiles * MT * 4;
-  using WarpShared = SmallMWarpShared<T, MT, BAccess, S>;
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
-  WarpShared& sh = reinterpret_cast<WarpShared*>(dynamicShared())[warp];
-  float* scratch = reinterpret_cast<float*>(dynamicShared() + kSmallMWarps * sizeof(WarpShared));
-
-  SliceRange range;
-  range.tilesN = (p.n + kSliceN - 1) / kSliceN;
-  range.perTile = (p.k + kSliceK - 1) / kSliceK;
-  const i64 perBlock = p.kPerSplit / kSliceK, total = range.perTile * range.tilesN * p.batch;
-  range.begin = blockIdx.x * perBlock;
-  range.end = min(total, range.begin + perBlock);
-  const T* aBase = static_cast<const T*>(p.a.data);
-  const bool vectorA = p.a.strideCol == 1 && p.a.strideRow % 8 == 0 && (p.batch == 1 || p.a.strideBatch % 8 == 0) &&
-                       reinterpret_cast<unsigned long long>(aBase) % 16 == 0;
-
-  if (lane < S)
-    initSlot(&sh.ready[lane]);
-  fenceSlotInit();
-  i64 fill = range.firstOfWarp(range.begin, warp), use = fill;
-  for (int s = 0; s < S && fill < range.end; ++s, fill = range.next(fill, warp))
-    fillSlice<T, MT, BAccess>(sh.ring[s], &sh.ready[s], p, range, fill, vectorA);
-
-  int step = 0;
-  for (i64 part = range.begin; part < range.end; part = range.tileEnd(part)) {
-    float acc[kSubtiles][MT][4] = {};
-    for (; use < range.tileEnd(part); use = range.next(use, warp), ++step) {
-      const int slot = step % S;
-      waitSlot(&sh.ready[slot], step / S % 2);
-      multiplySlice<T, MT, BAccess>(acc, sh.ring[slot]);
-      releaseSlot();
-      if (fill < range.end) {
-        fillSlice<T, MT, BAccess>(sh.ring[slot], &sh.ready[slot], p, range, fill, vectorA);
-        fill = range.next(fill, warp);
-      }
+      for (int i = 0; i < kValues; ++i)
+        acc[i / (4 * MT)][(i / 4) % MT][i % 4] += scratch[(warp * kValues + i) * 32 + lane];
     }
-    reduceWarps<kValues>(&acc[0][0][0], scratch);
-    if (warp != 0)
-      continue;
-
-    // Warp 0 finishes the tile part: element (i, mt, e) of lane (g, t) is n = n0 + 16i + g +
-    // 8 (e / 2), m = 8 mt + 2t + e % 2.
-    const int tile = static_cast<int>(part / range.perTile), batch = tile / range.tilesN;
-    const int n0 = tile % range.tilesN * kSliceN;
-    const i64 firstSlice = tile * range.perTile;
-    const int firstBlock = static_cast<int>(firstSlice / perBlock);
-    const int blocks = static_cast<int>((firstSlice + range.perTile - 1) / perBlock) - firstBlock + 1;
-    auto finish = [&](int v, float sum) {
-      const int i = v / (MT * 4), mt = v / 4 % MT, e = v % 4;
-      const int n = n0 + 16 * i + g + 8 * (e / 2), m = 8 * mt + 2 * t + e % 2;
-      if (m < p.m && n < p.n)
-        epilogue(batch, m, n, sum);
-    };
-    if (blocks == 1) {
-#pragma unroll
-      for (int v = 0; v < kValues; ++v)
-        finish(v, (&acc[0][0][0])[v]);
-      continue;
-    }
-
-    // Split tile: publish this block's part; the last of the tile's blocks adds them in order.
-    unsigned* counters = static_cast<unsigned*>(p.workspace);
-    const i64 tiles = i64{range.tilesN} * p.batch, counterBytes = (tiles * 4 + 255) / 256 * 256;
-    float* partials = reinterpret_cast<float*>(static_cast<char*>(p.workspace) + counterBytes) +
-                      tile * i64{p.splitK} * kValues * 32;
-#pragma unroll
-    for (int v = 0; v < kValues; ++v)
-      partials[((blockIdx.x - firstBlock) * kValues + v) * 32 + lane] = (&acc[0][0][0])[v];
-    __threadfence();
-    __syncwarp();
-    unsigned arrived = 0;
-    if (lane == 0)
-      arrived = atomicAdd(&counters[tile], 1u);
-    if (__shfl_sync(0xffffffffu, arrived, 0) != static_cast<unsigned>(blocks - 1))
-      continue;
-    __threadfence();
-#pragma unroll
-    for (int v = 0; v < kValues; ++v) {
-      float sum = 0.0f;
-      for (int s = 0; s < blocks; ++s)
-        sum += __ldcg(partials + (s * kValues + v) * 32 + lane);
-      finish(v, sum);
-    }
-    if (lane == 0)
-      counters[tile] = 0;
+    __syncthreads();
   }
 }
 
 } // namespace detail
 
-// MT = ceil(M / 8) (1..8); BAccess: how B (k, n) is laid out (abi.h). Launch and split fields
-// come from planGemm (launch.h).
+// MT = ceil(M / 8) (1..8); BAccess: how B (k, n) is laid out (abi.h). Dynamic shared memory and
+// the params' split fields come from planGemm (launch.h).
 template <typename T, int MT, Access BAccess, typename Epilogue>
 __device__ __forceinline__ void gemm_small_m_body(const GemmParams& p, const Epilogue& epilogue) {
   static_assert(isTensorCoreType<T>, "gemm_small_m takes __half or __nv_bfloat16; use gemm_tiled");
   static_assert(MT >= 1 && MT <= 8, "gemm_small_m handles M <= 64");
-  constexpr int S = smallMStages(MT, BAccess);
-  static_assert(sizeof(detail::SmallMWarpShared<T, MT, BAccess, S>) == smallMWarpBytes(MT, BAccess),
-                "abi.h sizes the shared memory");
-  detail::gemmSmallM<T, MT, BAccess, S>(p, epilogue);
+  using namespace detail;
+  constexpr int kRows = 8 * MT, kTile = kRows * kSmallMTileN;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int tile = blockIdx.x, split = blockIdx.y, batch = blockIdx.z;
+  const int n0 = tile * kSmallMTileN;
+  const T* a = static_cast<const T*>(p.a.data) + batch * p.a.strideBatch;
+  const T* b = static_cast<const T*>(p.b.data) + batch * p.b.strideBatch;
+  const bool vectorA = p.a.strideCol == 1 && p.a.strideRow % 8 == 0 &&
+                       reinterpret_cast<unsigned long long>(a) % 16 == 0;
+  const int kBegin = split * p.kPerSplit, kEnd = min(p.k, kBegin + p.kPerSplit);
+  const int aStride = p.kChunk + smallMAPadding(BAccess);
+  T* aShared = reinterpret_cast<T*>(dynamicShared());
+
+  float acc[4][MT][4] = {};
+  for (int kc = kBegin; kc < kEnd; kc += p.kChunk) {
+    const int slices = (min(kEnd - kc, p.kChunk) + kSmallMKBlock - 1) / kSmallMKBlock;
+    __syncthreads();
+    stageA(aShared, aStride, p, a, vectorA, kc, kRows, slices * kSmallMKBlock);
+    __syncthreads();
+    // 8 independent 16-byte loads per thread per slice; the other resident block (see
+    // smallMMinBlocks) keeps the SM's stream going while this one waits or synchronises.
+    for (int slice = warp; slice < slices; slice += kSmallMWarps) {
+      uint4 v[8];
+      loadSlice<T, BAccess>(v, p, b, n0, kc + kSmallMKBlock * slice, lane);
+      multiplySlice<T, MT, BAccess>(acc, v, aShared + kSmallMKBlock * slice, aStride, lane);
+    }
+  }
+
+  // Warp 0 gathers the block's tile and lays it out as [row][column] in shared memory.
+  __syncthreads();
+  float* shared = reinterpret_cast<float*>(dynamicShared());
+  reduceWarps<MT>(acc, shared);
+  if (warp == 0) {
+    const int g = lane / 4, t = lane % 4;
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+#pragma unroll
+      for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+        for (int e = 0; e < 4; ++e)
+          shared[(8 * mt + 2 * t + e % 2) * kSmallMTileN + smallMColumn<BAccess>(j, g + 8 * (e / 2))] =
+              acc[j][mt][e];
+  }
+  __syncthreads();
+
+  const int rows = min(p.m, kRows);
+  if (p.splitK == 1) {
+    for (int i = threadIdx.x; i < rows * kSmallMTileN; i += kSmallMThreads)
+      if (n0 + i % kSmallMTileN < p.n)
+        epilogue(batch, i / kSmallMTileN, n0 + i % kSmallMTileN, shared[i]);
+    return;
+  }
+
+  // Split K: publish this block's tile; the last of the splitK blocks adds them all.
+  unsigned* counters = static_cast<unsigned*>(p.workspace);
+  const int tileId = batch * gridDim.x + tile;
+  const i64 counterBytes = (static_cast<i64>(gridDim.x) * gridDim.z * sizeof(unsigned) + 255) / 256 * 256;
+  float* partials = reinterpret_cast<float*>(static_cast<char*>(p.workspace) + counterBytes) +
+                    static_cast<i64>(tileId) * p.splitK * kTile;
+  for (int i = threadIdx.x; i < kTile / 4; i += kSmallMThreads)
+    reinterpret_cast<float4*>(partials + split * kTile)[i] = reinterpret_cast<const float4*>(shared)[i];
+  __threadfence();
+  __syncthreads();
+  __shared__ bool isLast;
+  if (threadIdx.x == 0)
+    isLast = atomicAdd(&counters[tileId], 1u) == static_cast<unsigned>(p.splitK - 1);
+  __syncthreads();
+  if (!isLast)
+    return;
+  __threadfence();
+  for (int i = threadIdx.x; i < rows * kSmallMTileN; i += kSmallMThreads) {
+    float sum = 0.0f;
+    for (int s = 0; s < p.splitK; ++s)
+      sum += __ldcg(partials + s * kTile + i);
+    if (n0 + i % kSmallMTileN < p.n)
+      epilogue(batch, i / kSmallMTileN, n0 + i % kSmallMTileN, sum);
+  }
+  if (threadIdx.x == 0)
+    counters[tileId] = 0;
 }
 
 } // namespace tcx

@@ -108,10 +108,17 @@ struct GemmPlan {
 
 inline constexpr int kSmallMMaxRows = 64;
 
-// blocks == 0 picks gemm_small_m's block count: one per multiprocessor (its rings fill the
-// shared memory), each an equal run of slices; a forced count (a test, a benchmark) is capped at
-// one slice per block.
-inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int blocks = 0) {
+// gemm_small_m's dynamic shared memory: staged A, or the warps' reduction scratch and the tile.
+constexpr i64 smallMSharedBytes(int mTiles, int kChunk, Access b, ElemType type) {
+  const i64 staged = i64{8} * mTiles * (kChunk + smallMAPadding(b)) * elemBytes(type);
+  const i64 scratch = i64{kSmallMThreads / 64} * 16 * mTiles * 32 * 4;
+  return std::max(staged, scratch);
+}
+
+// splitK == 0 picks it: the most splits whose blocks are all resident at once (smallMMinBlocks per
+// multiprocessor), so no tail wave streams with a few blocks; that measured best at 16 x 4096 x
+// 6144 on an H200 (kernels/README.md). Each split keeps at least one 32-row slice per warp.
+inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0) {
   using namespace detail;
   GemmPlan plan;
   plan.type = pr.type;
@@ -133,21 +140,22 @@ inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int blocks = 0) {
 
   plan.kernel = GemmKernel::SmallM;
   plan.mTiles = static_cast<int>(ceilDiv(pr.m, 8));
-  const i64 sliceK = smallMSliceK(plan.bAccess);
-  const i64 perTile = ceilDiv(pr.k, sliceK), tiles = ceilDiv(pr.n, smallMSliceN(plan.bAccess)) * pr.batch;
-  const i64 slices = perTile * tiles;
-  const i64 perBlock = ceilDiv(slices, std::clamp<i64>(blocks > 0 ? blocks : smCount, 1, slices));
-  const i64 used = ceilDiv(slices, perBlock);
-  // A tile's slices fall to at most this many consecutive blocks.
-  i64 shared = 1;
-  for (i64 t = 0; t < tiles && shared < used; ++t)
-    shared = std::max(shared, (t * perTile + perTile - 1) / perBlock - t * perTile / perBlock + 1);
-  p.splitK = static_cast<int>(shared);
-  p.kPerSplit = static_cast<int>(perBlock * sliceK);
-  plan.launch = launch1d(used, 1, 1, kSmallMThreads, smallMSharedBytes(plan.mTiles, plan.bAccess));
-  if (shared > 1)
-    plan.workspaceBytes = static_cast<std::size_t>(roundUp(tiles * 4, 256) + tiles * shared *
-                                                                                 smallMScratchBytes(plan.mTiles, plan.bAccess));
+  const i64 tiles = ceilDiv(pr.n, kSmallMTileN) * pr.batch;
+  const i64 slices = ceilDiv(pr.k, kSmallMKBlock);
+  const i64 maxSplit = std::max<i64>(1, slices / (kSmallMThreads / 32));
+  const i64 wanted = splitK > 0 ? splitK : smallMMinBlocks(plan.mTiles) * i64{smCount} / tiles;
+  const i64 kPerSplit = ceilDiv(slices, std::clamp<i64>(wanted, 1, maxSplit)) * kSmallMKBlock;
+  p.kPerSplit = static_cast<int>(kPerSplit);
+  p.splitK = static_cast<int>(ceilDiv(pr.k, kPerSplit));
+  // Stage as much of the split's K as fits 48 KiB, in multiples of 64 (bank-conflict-free rows).
+  const i64 rowBytes = i64{8} * plan.mTiles * elemBytes(pr.type);
+  const i64 fit = (48 * 1024 / rowBytes - smallMAPadding(plan.bAccess)) / 64 * 64;
+  p.kChunk = static_cast<int>(std::max<i64>(64, std::min(roundUp(kPerSplit, 64), fit)));
+  plan.launch = launch1d(ceilDiv(pr.n, kSmallMTileN), p.splitK, pr.batch, kSmallMThreads,
+                         smallMSharedBytes(plan.mTiles, p.kChunk, plan.bAccess, pr.type));
+  if (p.splitK > 1)
+    plan.workspaceBytes = static_cast<std::size_t>(
+        roundUp(tiles * 4, 256) + tiles * p.splitK * (8 * plan.mTiles) * kSmallMTileN * 4);
   return plan;
 }
 
@@ -179,11 +187,11 @@ struct AttentionPlan {
   std::size_t workspaceBytes = 0;
 };
 
-// Requires heads % kvHeads == 0, headDim in {64, 128, 256}, a 16-bit type. Phase 1 runs one
-// block per multiprocessor (its rings take most of the shared memory), each on a contiguous range
-// of items. chunkLen == 0 picks it: the fewest chunks that still give every multiprocessor an
-// item, since phase 1 is bound by reading K and V and a multiprocessor that streams all the
-// while needs no more; fewer chunks mean fewer partials to write and merge.
+// Requires heads % kvHeads == 0, headDim in {64, 128, 256}, a 16-bit type. Phase 1 runs
+// kAttentionBlocksPerSm blocks per multiprocessor (their rings take most of the shared memory),
+// each on a contiguous range of items. chunkLen == 0 picks it: the fewest chunks that still give
+// every multiprocessor an item. Phase 1 is bound by reading K and V, and a multiprocessor that
+// streams all the while needs no more; fewer chunks mean fewer partials to write and merge.
 inline AttentionPlan planAttention(const AttentionProblem& pr, int smCount, int chunkLen = 0) {
   using namespace detail;
   AttentionPlan plan;
@@ -194,10 +202,11 @@ inline AttentionPlan planAttention(const AttentionProblem& pr, int smCount, int 
   p.batch = pr.batch, p.heads = pr.heads, p.kvHeads = pr.kvHeads, p.sq = pr.sq, p.skv = pr.skv;
   p.rowGroups = static_cast<int>(ceilDiv(rows, 16 * plan.rowTiles));
   const i64 pairs = i64{pr.batch} * ceilDiv(i64{pr.kvHeads} * p.rowGroups, kAttentionWarps);
-  const i64 chunks = std::clamp<i64>(smCount / pairs, 1, ceilDiv(pr.skv, kAttentionTile));
+  const i64 slots = i64{smCount} * kAttentionBlocksPerSm;
+  const i64 chunks = std::clamp<i64>(slots / pairs, 1, ceilDiv(pr.skv, kAttentionTile));
   p.chunkLen = static_cast<int>(chunkLen > 0 ? std::min(chunkLen, pr.skv) : ceilDiv(pr.skv, chunks));
   p.numChunks = static_cast<int>(ceilDiv(pr.skv, p.chunkLen));
-  plan.partial = launch1d(std::min<i64>(pairs * p.numChunks, smCount), 1, 1, kAttentionThreads,
+  plan.partial = launch1d(std::min<i64>(pairs * p.numChunks, slots), 1, 1, kAttentionThreads,
                           attentionSharedBytes(pr.headDim, plan.rowTiles));
   const i64 outRows = i64{pr.batch} * pr.heads * pr.sq;
   plan.combine = launch1d(ceilDiv(outRows, kCombineThreads / 32), 1, 1, kCombineThreads, 0);

@@ -38,14 +38,6 @@ __device__ __forceinline__ void ldmatrixX4(unsigned (&r)[4], const void* rowAddr
                : "memory");
 }
 
-// Two 8x8 matrices; lanes 0..15 give the row addresses.
-__device__ __forceinline__ void ldmatrixX2(unsigned (&r)[2], const void* rowAddress) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];"
-               : "=r"(r[0]), "=r"(r[1])
-               : "r"(sharedAddress(rowAddress))
-               : "memory");
-}
-
 // The same, each matrix transposed: for operands stored with the other dimension contiguous.
 __device__ __forceinline__ void ldmatrixX4Trans(unsigned (&r)[4], const void* rowAddress) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"

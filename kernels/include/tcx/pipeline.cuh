@@ -9,11 +9,16 @@
 // aligned, and older GPUs, fill the tile with ordinary loads instead; the consumer side is the
 // same either way.
 //
-// Protocol of one ring slot, all by one warp: fillBegin zero-fills the rows that are out of range
-// and announces the bytes the copies will deliver (a release arrival on the slot's mbarrier);
-// the lanes then issue their row copies; waitSlot (acquire) returns once every byte landed. A
-// slot is refilled only after the warp read it: releaseSlot orders those generic-proxy reads
-// before the copy engine's writes.
+// Protocol of one ring slot, all by one warp: the lanes write what they fill with ordinary
+// stores (zeroed rows out of range, gathered rows), fillBegin announces the bytes the copies will
+// deliver (a release arrival on the slot's mbarrier), the lanes issue their row copies, and
+// waitSlot (acquire) returns once every byte landed. A slot is refilled only after the warp is
+// done with it (releaseSlot).
+//
+// Measured cost (ncu, H200): cp.async.bulk takes warp-uniform operands, so when each lane issues
+// its own row the compiler runs a serial elect loop over the lanes, which drew about 40 % of the
+// attention kernel's stall samples. Spreading the same rows over the lanes as 16-byte cp.async
+// copies instead was slower still (kernels/README.md).
 
 #include "tcx/types.cuh"
 
@@ -75,16 +80,14 @@ __device__ __forceinline__ void waitSlot(unsigned long long* bar, unsigned parit
   } while (!done);
 }
 
-// Called by every lane after its last read of a slot and before the slot is refilled.
-__device__ __forceinline__ void releaseSlot() {
-  if constexpr (kBulkCopy)
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-  __syncwarp();
-}
+// Called by every lane once the warp is done with a slot, before the slot is refilled. The warp
+// must have consumed every value it read from the slot (fed it to an mma, say): its reads have
+// then completed before the copy that overwrites them is issued. (A fence.proxy.async here cost
+// up to 2 % in the kernels, and the warp's own order already covers the hazard.)
+__device__ __forceinline__ void releaseSlot() { __syncwarp(); }
 
-// Starts a fill of one slot: lanes whose row is out of range (`live` false) zero it, then lane 0
-// announces `bytes` (what the live rows' copies will deliver; 0 for a fill by ordinary stores,
-// which must then be complete before this call).
+// Starts a fill of one slot, after the lanes' ordinary stores into it: lane 0 announces `bytes`,
+// what the copies issued after this call will deliver (0 for a fill by ordinary stores alone).
 __device__ __forceinline__ void fillBegin(unsigned long long* bar, unsigned bytes) {
   __syncwarp();
   if (threadIdx.x % 32 == 0)
