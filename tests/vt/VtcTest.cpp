@@ -34,14 +34,7 @@ const GpuPreset& h100() { return defaultGpuPreset(); }
 } // namespace
 
 TEST_CASE("llama decode: every data-movement op between projection and attention vanishes", "[vtc][samples]") {
-  samples::LlamaDecodeConfig c;
-  c.batch = 2;
-  c.context = 24;
-  c.hidden = 64;
-  c.heads = 4;
-  c.kvHeads = 2;
-  c.headDim = 16;
-  VtcSession s(samples::buildLlama3Decode(c), h100());
+  VtcSession s(samples::buildLlama3Decode({2, 24, 64, 4, 2, 16, DType::BF16}), h100());
   s.select(EdgeConstraintSpecs{});
   const ExecPlan& plan = s.optimizedPlan();
   CHECK(s.baselinePlan().numDataMovementKernels() == 19);
