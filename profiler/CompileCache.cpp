@@ -31,11 +31,16 @@ const char* cacheHitName(CacheHit hit) {
 
 CompileCache::CompileCache(std::string dir) : dir_(std::move(dir)) {}
 
-std::string CompileCache::defaultDir() {
-  if (std::string root = envOrEmpty("TCX_CACHE_DIR"); !root.empty()) return root + "/nvrtc";
-  if (std::string xdg = envOrEmpty("XDG_CACHE_HOME"); !xdg.empty()) return xdg + "/tcx/nvrtc";
-  if (std::string home = envOrEmpty("HOME"); !home.empty()) return home + "/.cache/tcx/nvrtc";
+std::string CompileCache::cacheRoot() {
+  if (std::string root = envOrEmpty("TCX_CACHE_DIR"); !root.empty()) return root;
+  if (std::string xdg = envOrEmpty("XDG_CACHE_HOME"); !xdg.empty()) return xdg + "/tcx";
+  if (std::string home = envOrEmpty("HOME"); !home.empty()) return home + "/.cache/tcx";
   return "";
+}
+
+std::string CompileCache::defaultDir() {
+  std::string root = cacheRoot();
+  return root.empty() ? "" : root + "/nvrtc";
 }
 
 std::string CompileCache::pathFor(uint64_t key) const { return fmt::format("{}/{:016x}.cubin", dir_, key); }

@@ -24,9 +24,11 @@ public:
   // first store.
   explicit CompileCache(std::string dir);
 
-  // $TCX_CACHE_DIR/nvrtc, else $XDG_CACHE_HOME/tcx/nvrtc, else
-  // ~/.cache/tcx/nvrtc; "" (memory only) when none of them is set.
+  // cacheRoot()/nvrtc, or "" (memory only).
   static std::string defaultDir();
+  // Where tcx keeps what it may recompute: $TCX_CACHE_DIR, else
+  // $XDG_CACHE_HOME/tcx, else ~/.cache/tcx; "" when none of them is set.
+  static std::string cacheRoot();
 
   // The cubin stored under `key` and where it was found; nullptr and Miss
   // when it is in neither tier. A disk hit is kept in memory too.

@@ -2,9 +2,11 @@
 // The saving oracle of VTC Algorithm 2 as the paper runs it: each strategy
 // the global greedy asks about is lowered to a plan, compiled (NVRTC, cached
 // by source) and timed on the GPU; the latency is the median end-to-end
-// time of the plan's kernels. Strategies already measured in this session
-// are answered from memory, so the greedy's re-measurement of the edges
-// into the chosen node costs nothing twice.
+// time of the plan's kernels. Measurements are kept in memory and on disk
+// (CompileCache::cacheRoot()/latency), keyed by the generated source, the
+// device and the repetitions: the greedy's re-measurement of the edges into
+// the chosen node costs nothing twice, and a re-run of the same model
+// compiles and times nothing.
 
 #include "exec/RandomInputs.h"
 #include "plan/PlanLowering.h"
@@ -40,6 +42,7 @@ private:
   NvrtcCompiler compiler_;
   std::map<std::string, Tensor> inputs_;
   std::map<std::set<int>, double> measured_;
+  std::string diskCache_; // "" when there is no cache directory
 };
 
 } // namespace tcx::gpu
