@@ -107,9 +107,9 @@ bool emitLibraryAttention(ValueCode& values, const CodegenTarget& target) {
 
   module.append(fmt::format(
       "struct {p}Score {{\n  Buffers b;\n  __device__ __forceinline__ float operator()(int bi, int h, int i, int j, "
-      "float dot) const {{\n    const tcx::i64 x0 = bi, x1 = h, x2 = i, x3 = j;\n{chain}    return {score};\n  }}\n}};\n\n"
+      "float dot) const {{\n    const Index x0 = bi, x1 = h, x2 = i, x3 = j;\n{chain}    return {score};\n  }}\n}};\n\n"
       "struct {p}Out {{\n  Buffers b;\n  __device__ __forceinline__ void operator()(int bi, int h, int i, int d, float "
-      "v) const {{\n    const tcx::i64 x0 = bi, x1 = h, x2 = i, x3 = d;\n{out}{stores}  }}\n}};\n\n"
+      "v) const {{\n    const Index x0 = bi, x1 = h, x2 = i, x3 = d;\n{out}{stores}  }}\n}};\n\n"
       "__device__ __forceinline__ tcx::AttentionParams {p}params(const Buffers& b) {{\n"
       "  tcx::AttentionParams p;\n"
       "  p.q = static_cast<const {t}*>(b.p[{qb}]) + {qo};\n"

@@ -105,12 +105,12 @@ std::optional<GemmMatch> matchMatMul(ValueCode& values) {
     problem.bStrides[0] = *bBatchStride;
   }
   // Row (batch * m + m) over the output's leading dimensions, n the last.
-  match.outIndex = fmt::format("    tcx::i64 row = tcx::i64(batch) * {} + m;\n", problem.m);
+  match.outIndex = fmt::format("    Index row = Index(batch) * {} + m;\n", problem.m);
   for (size_t d = cs.size() - 1; d-- > 0;) {
-    match.outIndex += fmt::format("    const tcx::i64 x{} = row % {};\n", d, cs[d]);
+    match.outIndex += fmt::format("    const Index x{} = row % {};\n", d, cs[d]);
     if (d) match.outIndex += fmt::format("    row /= {};\n", cs[d]);
   }
-  match.outIndex += fmt::format("    const tcx::i64 x{} = n;\n", cs.size() - 1);
+  match.outIndex += fmt::format("    const Index x{} = n;\n", cs.size() - 1);
   return match;
 }
 
@@ -152,9 +152,9 @@ std::optional<GemmMatch> matchPointwiseConv(ValueCode& values) {
   problem.bStrides[0] = xv->strides[0];
   problem.bStrides[1] = xv->strides[1];
   problem.bStrides[2] = *positionStride;
-  match.outIndex = "    const tcx::i64 x0 = batch, x1 = m;\n    tcx::i64 p = n;\n";
+  match.outIndex = "    const Index x0 = batch, x1 = m;\n    Index p = n;\n";
   for (size_t d = ys.size() - 1; d >= 2; --d) {
-    match.outIndex += fmt::format("    const tcx::i64 x{} = p % {};\n", d, ys[d]);
+    match.outIndex += fmt::format("    const Index x{} = p % {};\n", d, ys[d]);
     if (d > 2) match.outIndex += fmt::format("    p /= {};\n", ys[d]);
   }
   if (conv.numInputs() > 2 && conv.input(2)) match.acc = "acc + " + values.call(conv.input(2), {"x1"});

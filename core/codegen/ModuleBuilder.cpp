@@ -32,8 +32,8 @@ void ModuleBuilder::addElementKernel(int planKernel, const std::string& entry, c
   int64_t inner = 1;
   for (size_t d = shape.size(); d-- > 0;) {
     std::string quotient = inner == 1 ? linear : fmt::format("({} / {}u)", linear, inner);
-    decompose += d == 0 ? fmt::format("    const tcx::i64 x0 = {};\n", quotient)
-                        : fmt::format("    const tcx::i64 x{} = {} % {}u;\n", d, quotient, shape[d]);
+    decompose += d == 0 ? fmt::format("    const Index x0 = {};\n", quotient)
+                        : fmt::format("    const Index x{} = {} % {}u;\n", d, quotient, shape[d]);
     inner *= shape[d];
   }
   code_ += fmt::format("extern \"C\" __global__ void __launch_bounds__({T}) {name}(Buffers b) {{\n"
@@ -50,8 +50,12 @@ void ModuleBuilder::addElementKernel(int planKernel, const std::string& entry, c
   addLaunch(std::move(launch));
 }
 
-GeneratedPlan ModuleBuilder::finish(const std::string& prelude) && {
-  plan_.source = prelude + fmt::format("struct Buffers {{\n  void* p[{}];\n}};\n\n", plan_.numBuffers()) + code_;
+GeneratedPlan ModuleBuilder::finish(const std::string& prelude, bool narrowIndex) && {
+  // Index arithmetic in 32 bits where every tensor and offset fits: 64-bit
+  // division by a constant costs several times more.
+  plan_.source = prelude + fmt::format("typedef {} Index;\n\nstruct Buffers {{\n  void* p[{}];\n}};\n\n",
+                                       narrowIndex ? "int" : "long long", plan_.numBuffers()) +
+                 code_;
   return std::move(plan_);
 }
 
@@ -63,7 +67,7 @@ std::vector<std::string> indexNames(size_t rank) {
 
 std::string indexParams(size_t rank) {
   std::string params;
-  for (size_t d = 0; d < rank; ++d) params += fmt::format("{}tcx::i64 x{}", d ? ", " : "", d);
+  for (size_t d = 0; d < rank; ++d) params += fmt::format("{}Index x{}", d ? ", " : "", d);
   return params;
 }
 

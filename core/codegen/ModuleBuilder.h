@@ -26,7 +26,8 @@ public:
   void addElementKernel(int planKernel, const std::string& entry, const Shape& shape, const std::string& body,
                         std::string what);
 
-  GeneratedPlan finish(const std::string& prelude) &&;
+  // `narrowIndex`: every element index and offset of the module fits an int.
+  GeneratedPlan finish(const std::string& prelude, bool narrowIndex) &&;
 
 private:
   std::string code_;
@@ -35,7 +36,7 @@ private:
 
 // x0, x1, ... for a tensor of `rank` dimensions.
 std::vector<std::string> indexNames(size_t rank);
-// "tcx::i64 x0, tcx::i64 x1": the index parameters of a value function.
+// "Index x0, Index x1": the index parameters of a value function.
 std::string indexParams(size_t rank);
 // "x0, x1": a call's index arguments.
 std::string joinIndex(const std::vector<std::string>& index);

@@ -20,6 +20,16 @@ const TensorAccess* findAccess(const std::vector<TensorAccess>& accesses, const 
   return nullptr;
 }
 
+// "x2 + x1 * 5 + x0 * 20": the offset of index x0, x1, ... in a row-major
+// tensor of `shape`.
+std::string rowMajorOffset(const Shape& shape) {
+  std::string offset = "0";
+  int64_t stride = 1;
+  for (size_t d = shape.size(); d-- > 0; stride *= shape[d])
+    offset = fmt::format("{} + x{} * {}", offset, d, stride);
+  return offset;
+}
+
 } // namespace
 
 std::vector<std::string> broadcastIndex(const Shape& operandShape, const Shape& outputShape,
@@ -89,10 +99,7 @@ std::string ValueCode::constantFunction(const Value* v, const std::string& name)
   for (int64_t i = 0; i < t.numElements(); ++i)
     values += (i ? ", " : "") + cudaLiteral(t.elementAsDouble(i), dtype);
   const Shape& shape = t.shape();
-  std::string offset = "0";
-  int64_t stride = 1;
-  for (size_t d = shape.size(); d-- > 0; stride *= shape[d])
-    offset = fmt::format("{} + x{} * {}LL", offset, d, stride);
+  const std::string offset = rowMajorOffset(shape);
   const char* type = cudaComputeType(dtype);
   return fmt::format("__device__ const {0} {1}_data[{2}] = {{{3}}};\n"
                      "__device__ __forceinline__ {0} {1}(const Buffers&{4}{5}) {{\n  return {1}_data[{6}];\n}}\n\n",
@@ -114,10 +121,7 @@ std::string ValueCode::stage(const Node& node, const std::string& name) {
                          cudaComputeType(dtype)};
   const std::string element = node.op().cudaElement(ctx);
   const int scratch = module_.addScratch(out->type().byteSize());
-  std::string offset = "0";
-  int64_t stride = 1;
-  for (size_t d = shape.size(); d-- > 0; stride *= shape[d])
-    offset = fmt::format("{} + x{} * {}LL", offset, d, stride);
+  const std::string offset = rowMajorOffset(shape);
   std::string body = fmt::format("    {} out;\n    {{\n{}    }}\n    tcx::store<{}>(b.p[{}], {}, out);\n",
                                  cudaComputeType(dtype), element, cudaStorageType(dtype), scratch, offset);
   module_.addElementKernel(index_, fmt::format("{}stage{}", prefix(), stages_++), shape, body,

@@ -25,7 +25,7 @@ struct CudaExprContext {
 
 struct CudaElementContext {
   const Node& node;
-  std::vector<std::string> outIndex; // names of the output's index variables (tcx::i64), outermost first
+  std::vector<std::string> outIndex; // names of the output's index variables (of the module's `Index` type), outermost first
   // The value of operand i at the given index (one C expression per dimension).
   std::function<std::string(size_t operand, const std::vector<std::string>& index)> operandAt;
   std::string resultType; // the output's compute type

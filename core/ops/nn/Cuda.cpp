@@ -35,7 +35,7 @@ std::string matMulElement(const CudaElementContext& ctx) {
     index.push_back(col);
     return index;
   };
-  return fmt::format("{T} _acc = 0;\nfor (tcx::i64 _k = 0; _k < {K}; ++_k) _acc += {T}({A}) * {T}({B});\nout = _acc;\n",
+  return fmt::format("{T} _acc = 0;\nfor (Index _k = 0; _k < {K}; ++_k) _acc += {T}({A}) * {T}({B});\nout = _acc;\n",
                      fmt::arg("T", ctx.resultType), fmt::arg("K", a.back()),
                      fmt::arg("A", ctx.operandAt(0, operandIndex(a, aVector, m, "_k"))),
                      fmt::arg("B", ctx.operandAt(1, operandIndex(b, bVector, "_k", n))));
@@ -53,7 +53,7 @@ std::string gemmElement(const CudaElementContext& ctx) {
   std::string aAt = transA ? ctx.operandAt(0, {"_k", m}) : ctx.operandAt(0, {m, "_k"});
   std::string bAt = transB ? ctx.operandAt(1, {n, "_k"}) : ctx.operandAt(1, {"_k", n});
   std::string code =
-      fmt::format("{T} _acc = 0;\nfor (tcx::i64 _k = 0; _k < {K}; ++_k) _acc += {T}({A}) * {T}({B});\n"
+      fmt::format("{T} _acc = 0;\nfor (Index _k = 0; _k < {K}; ++_k) _acc += {T}({A}) * {T}({B});\n"
                   "out = {T}({alpha}) * _acc;\n",
                   fmt::arg("T", ctx.resultType), fmt::arg("K", k), fmt::arg("A", aAt), fmt::arg("B", bAt),
                   fmt::arg("alpha", static_cast<double>(attrs.getFloat("alpha", 1.0f))));
@@ -79,7 +79,7 @@ std::string convElement(const CudaElementContext& ctx) {
   const WindowPlacement place = placeWindow(window, std::vector<int64_t>(x.begin() + 2, x.end()));
   const int64_t group = ctx.node.attrs().getInt("group", 1);
   const int64_t groupChannels = w[1], groupFilters = w[0] / group;
-  std::string loops = fmt::format("for (tcx::i64 _c = 0; _c < {}; ++_c) ", groupChannels);
+  std::string loops = fmt::format("for (Index _c = 0; _c < {}; ++_c) ", groupChannels);
   std::string inBounds = "true";
   std::vector<std::string> xIndex{ctx.outIndex[0], fmt::format("{} / {} * {} + _c", ctx.outIndex[1], groupFilters,
                                                                groupChannels)};
@@ -87,8 +87,8 @@ std::string convElement(const CudaElementContext& ctx) {
   std::string coords;
   for (size_t d = 0; d < spatial; ++d) {
     std::string tap = fmt::format("_t{}", d), pos = fmt::format("_p{}", d);
-    loops += fmt::format("for (tcx::i64 {0} = 0; {0} < {1}; ++{0}) ", tap, window.kernel[d]);
-    coords += fmt::format("const tcx::i64 {} = {} * {} - {} + {} * {};\n", pos, ctx.outIndex[2 + d], window.strides[d],
+    loops += fmt::format("for (Index {0} = 0; {0} < {1}; ++{0}) ", tap, window.kernel[d]);
+    coords += fmt::format("const Index {} = {} * {} - {} + {} * {};\n", pos, ctx.outIndex[2 + d], window.strides[d],
                           place.padsBegin[d], tap, window.dilations[d]);
     inBounds += fmt::format(" && {0} >= 0 && {0} < {1}", pos, x[2 + d]);
     xIndex.push_back(pos);
@@ -120,7 +120,7 @@ std::string globalAveragePoolElement(const CudaElementContext& ctx) {
   std::vector<std::string> index{ctx.outIndex[0], ctx.outIndex[1]};
   int64_t count = 1;
   for (size_t d = 2; d < x.size(); ++d) {
-    loops += fmt::format("for (tcx::i64 _s{0} = 0; _s{0} < {1}; ++_s{0}) ", d, x[d]);
+    loops += fmt::format("for (Index _s{0} = 0; _s{0} < {1}; ++_s{0}) ", d, x[d]);
     index.push_back(fmt::format("_s{}", d));
     count *= x[d];
   }

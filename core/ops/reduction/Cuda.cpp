@@ -42,7 +42,7 @@ CudaElementFn reduceElement(CudaReducer r) {
     for (size_t d = 0; d < in.size(); ++d) {
       if (mask[d]) {
         std::string var = fmt::format("_r{}", d);
-        loops += fmt::format("for (tcx::i64 {0} = 0; {0} < {1}; ++{0}) ", var, in[d]);
+        loops += fmt::format("for (Index {0} = 0; {0} < {1}; ++{0}) ", var, in[d]);
         index.push_back(var);
         count *= in[d];
         if (keepdims) ++out;
@@ -53,7 +53,7 @@ CudaElementFn reduceElement(CudaReducer r) {
     auto fmtReducer = [&](const char* pattern) {
       return fmt::format(fmt::runtime(pattern), fmt::arg("T", ctx.resultType));
     };
-    return fmt::format("{T} acc = {init};\nconst tcx::i64 count = {count};\n{loops}{{\n  {T} v = {value};\n  {T} m = "
+    return fmt::format("{T} acc = {init};\nconst Index count = {count};\n{loops}{{\n  {T} v = {value};\n  {T} m = "
                        "{map};\n  acc = {fold};\n}}\nout = {finish};\n(void)count;\n",
                        fmt::arg("T", ctx.resultType), fmt::arg("init", fmtReducer(r.init)), fmt::arg("count", count),
                        fmt::arg("loops", loops), fmt::arg("value", ctx.operandAt(0, index)),
@@ -74,9 +74,9 @@ CudaElementFn softmaxElement(bool logForm) {
     std::string finish = logForm ? fmt::format("out = ({} - _max) - tcx::op::Log(_sum);", self)
                                  : fmt::format("out = tcx::op::Exp({} - _max) / _sum;", self);
     return fmt::format("{T} _max = tcx::op::Limits<{T}>::lowest();\n"
-                       "for (tcx::i64 _j = 0; _j < {n}; ++_j) _max = tcx::op::Max(_max, {T}({x}));\n"
+                       "for (Index _j = 0; _j < {n}; ++_j) _max = tcx::op::Max(_max, {T}({x}));\n"
                        "{T} _sum = 0;\n"
-                       "for (tcx::i64 _j = 0; _j < {n}; ++_j) _sum += tcx::op::Exp({T}({x}) - _max);\n{finish}\n",
+                       "for (Index _j = 0; _j < {n}; ++_j) _sum += tcx::op::Exp({T}({x}) - _max);\n{finish}\n",
                        fmt::arg("T", ctx.resultType), fmt::arg("n", in[axis]), fmt::arg("x", x),
                        fmt::arg("finish", finish));
   };
