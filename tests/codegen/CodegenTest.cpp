@@ -33,25 +33,43 @@ TEST_CASE("llama decode: the optimized plan's kernels read the caches through ma
   // The projection's store splits its columns between Q and the two caches.
   CHECK(optimized.source.find("tcx::inRange") != std::string::npos);
   CHECK(optimized.numPlanBuffers == s.optimizedPlan().buffers.size());
-  if (const char* dir = std::getenv("TCX_DUMP_CUDA")) std::ofstream(std::string(dir) + "/llama.cu") << optimized.source;
 }
 
+// TCX_DUMP_CUDA=DIR writes each module to DIR, to compile or read by hand.
 TEST_CASE("every sample's plans generate CUDA", "[codegen]") {
-  for (const char* name : {"yolo", "shufflenet", "efficientvit", "gemma", "llama64"}) {
+  std::vector<std::pair<std::string, Graph>> graphs = samples::reducedSamples();
+  graphs.emplace_back("llama64", samples::buildLlama3Decode({2, 80, 256, 4, 2, 64, DType::BF16}));
+  for (auto& [name, graph] : graphs) {
     SECTION(name) {
-      Graph g = std::string(name) == "yolo"         ? samples::buildYolov11C3k2({2, 8, 6})
-                : std::string(name) == "shufflenet" ? samples::buildShufflenetV2Unit({2, 8, 5})
-                : std::string(name) == "gemma" ? samples::buildGemma2Decode({2, 16, 48, 4, 2, 8, 50.0f, DType::BF16})
-                : std::string(name) == "llama64" ? samples::buildLlama3Decode({2, 80, 256, 4, 2, 64, DType::BF16})
-                                               : samples::buildEfficientVitAttention({2, 16, 4, 8, 3});
-      VtcSession s(std::move(g), defaultGpuPreset());
+      VtcSession s(std::move(graph), defaultGpuPreset());
       s.select(EdgeConstraintSpecs{});
+      GeneratedPlan baseline = generateCuda(s.baselinePlan());
       GeneratedPlan optimized = generateCuda(s.optimizedPlan());
       CHECK_FALSE(optimized.launches.empty());
+      CHECK(optimized.launches.size() <= baseline.launches.size());
+      CHECK(optimized.source.find("typedef int Index;") != std::string::npos);
       if (const char* dir = std::getenv("TCX_DUMP_CUDA")) {
         std::ofstream(std::string(dir) + "/" + name + ".cu") << optimized.source;
-        std::ofstream(std::string(dir) + "/" + name + "_base.cu") << generateCuda(s.baselinePlan()).source;
+        std::ofstream(std::string(dir) + "/" + name + "_base.cu") << baseline.source;
       }
     }
   }
+}
+
+TEST_CASE("library kernels take the GEMMs, the attention and pointwise convolutions", "[codegen]") {
+  VtcSession llama(samples::buildLlama3Decode({2, 80, 256, 4, 2, 64, DType::BF16}), defaultGpuPreset());
+  llama.select(EdgeConstraintSpecs{});
+  GeneratedPlan code = generateCuda(llama.optimizedPlan());
+  CHECK(countLaunches(code, "gemm") == 2); // QKV and output projections
+  CHECK(countLaunches(code, "attention") == 2); // split-K partials and their combination
+  CHECK(code.launches.size() == 4);
+  // K and V are read with the query head divided by the group (4 / 2 = 2): no Expand copy anywhere.
+  CHECK(code.source.find("decode_attention_partial_body") != std::string::npos);
+  CHECK(countLaunches(code, "copy") == 0);
+
+  VtcSession yolo(samples::buildYolov11C3k2({2, 8, 6}), defaultGpuPreset());
+  yolo.select(EdgeConstraintSpecs{});
+  GeneratedPlan conv = generateCuda(yolo.optimizedPlan());
+  CHECK(countLaunches(conv, "gemm") == 2); // cv1 and cv2 are 1x1
+  CHECK(countLaunches(conv, "stage") == 1); // the bottleneck's 3x3 convolution
 }
