@@ -137,21 +137,11 @@ bool emitLibraryAttention(ValueCode& values, const CodegenTarget& target) {
       fmt::arg("ws", workspace), fmt::arg("partialArgs", attentionTemplateArgs(problem, plan, p + "Score")),
       fmt::arg("combineArgs", combineTemplateArgs(problem, p + "Out"))));
 
-  auto addLaunch = [&](const char* entry, const LaunchConfig& config, std::string what) {
-    GeneratedLaunch launch;
-    launch.planKernel = values.planKernelIndex();
-    launch.entry = p + entry;
-    for (int i = 0; i < 3; ++i) {
-      launch.grid[i] = config.grid[i];
-      launch.block[i] = config.block[i];
-    }
-    launch.sharedBytes = config.sharedBytes;
-    launch.what = std::move(what);
-    module.addLaunch(std::move(launch));
-  };
-  addLaunch("attention", plan.partial,
-            fmt::format("attention {}x{}/{} heads, {} queries, {} keys", batch, heads, heads / group, sq, skv));
-  addLaunch("combine", plan.combine, "attention combine");
+  module.addLaunch(values.planKernelIndex(), p + "attention", plan.partial.grid, plan.partial.block,
+                   plan.partial.sharedBytes,
+                   fmt::format("attention {}x{}/{} heads, {} queries, {} keys", batch, heads, heads / group, sq, skv));
+  module.addLaunch(values.planKernelIndex(), p + "combine", plan.combine.grid, plan.combine.block,
+                   plan.combine.sharedBytes, "attention combine");
   return true;
 }
 

@@ -221,16 +221,8 @@ bool emitLibraryGemm(ValueCode& values, const CodegenTarget& target) {
       fmt::arg("splitK", p.splitK), fmt::arg("kPerSplit", p.kPerSplit), fmt::arg("kChunk", p.kChunk),
       fmt::arg("ws", workspace >= 0 ? fmt::format("b.p[{}]", workspace) : "nullptr"), fmt::arg("body", body),
       fmt::arg("args", gemmTemplateArgs(plan, prefix + "Epilogue"))));
-  GeneratedLaunch launch;
-  launch.planKernel = values.planKernelIndex();
-  launch.entry = prefix + "gemm";
-  for (int i = 0; i < 3; ++i) {
-    launch.grid[i] = plan.launch.grid[i];
-    launch.block[i] = plan.launch.block[i];
-  }
-  launch.sharedBytes = plan.launch.sharedBytes;
-  launch.what = fmt::format("gemm {}x{}x{} (batch {})", p.m, p.n, p.k, p.batch);
-  module.addLaunch(std::move(launch));
+  module.addLaunch(values.planKernelIndex(), prefix + "gemm", plan.launch.grid, plan.launch.block,
+                   plan.launch.sharedBytes, fmt::format("gemm {}x{}x{} (batch {})", p.m, p.n, p.k, p.batch));
   return true;
 }
 

@@ -50,6 +50,18 @@ void ModuleBuilder::addElementKernel(int planKernel, const std::string& entry, c
   addLaunch(std::move(launch));
 }
 
+void ModuleBuilder::addLaunch(int planKernel, std::string entry, const unsigned (&grid)[3], const unsigned (&block)[3],
+                              unsigned sharedBytes, std::string what) {
+  GeneratedLaunch launch;
+  launch.planKernel = planKernel;
+  launch.entry = std::move(entry);
+  std::copy(std::begin(grid), std::end(grid), launch.grid.begin());
+  std::copy(std::begin(block), std::end(block), launch.block.begin());
+  launch.sharedBytes = sharedBytes;
+  launch.what = std::move(what);
+  addLaunch(std::move(launch));
+}
+
 GeneratedPlan ModuleBuilder::finish(const std::string& prelude, bool narrowIndex) && {
   // Index arithmetic in 32 bits where every tensor and offset fits: 64-bit
   // division by a constant costs several times more.

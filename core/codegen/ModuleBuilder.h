@@ -19,6 +19,10 @@ public:
   // A new scratch buffer; returns its buffer index.
   int addScratch(int64_t bytes, bool zeroed = false);
   void addLaunch(GeneratedLaunch launch) { plan_.launches.push_back(std::move(launch)); }
+  // Records the launch of a library kernel with the configuration its
+  // planner (kernels/include/tcx/launch.h) gave.
+  void addLaunch(int planKernel, std::string entry, const unsigned (&grid)[3], const unsigned (&block)[3],
+                 unsigned sharedBytes, std::string what);
 
   // Appends a kernel that runs `body` once for every index of `shape`, with
   // the index in variables x0, x1, ... (one thread per element, grid-stride),
