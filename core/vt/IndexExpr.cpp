@@ -278,7 +278,8 @@ std::string render(const IndexExpr& e, const std::vector<std::string>& names, co
       if (nonNegative)
         atom = fmt::format("({} {} {})", operand, div ? '/' : '%', a.divisor);
       else
-        atom = fmt::format("{}({}, {})", div ? "floordiv" : "floormod", operand, a.divisor);
+        // In code (extents given) they are the kernel library's functions.
+        atom = fmt::format("{}{}({}, {})", extents ? "tcx::" : "", div ? "floordiv" : "floormod", operand, a.divisor);
     }
     std::string term = t.coef == 1 ? atom : t.coef == -1 ? "-" + atom : fmt::format("{} * {}", t.coef, atom);
     if (s.empty())

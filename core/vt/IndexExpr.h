@@ -66,7 +66,7 @@ public:
   bool operator==(const IndexExpr& other) const;
   // C syntax over the given variable names, e.g. "x1 / 4 * 128 + x3".
   // Division and modulo of operands that `extents` prove non-negative print
-  // as C's / and %; others as floordiv()/floormod() (the kernel headers and
+  // as C's / and %; others as tcx::floordiv()/tcx::floormod() (kernels/include/tcx/types.cuh and
   // the CPU evaluator define them with floor semantics).
   std::string toString(const std::vector<std::string>& varNames, const VarExtents& extents) const;
   std::string toString() const; // for diagnostics: x0, x1, ..., always floordiv/floormod

@@ -121,11 +121,3 @@ TEST_CASE("attention's rings fit shared memory", "[kernels][launch]") {
     }
   REQUIRE(attentionStages(128, 1) == 2);
 }
-
-TEST_CASE("row reductions get one 16-byte vector per thread", "[kernels][launch]") {
-  const LaunchConfig c = planRowReduce(1000, 4096, 2);
-  REQUIRE(c.grid[0] == 1000);
-  REQUIRE(c.block[0] == 512);
-  REQUIRE(planRowReduce(7, 3, 4).block[0] == 32);
-  REQUIRE(planRowReduce(7, 1 << 20, 4).block[0] == 1024);
-}

@@ -49,6 +49,11 @@ TEST_CASE("index expressions print as C with parenthesised atoms", "[indexexpr]"
   VarExtents ext{32};
   IndexExpr e = IndexExpr::floorDiv(x(0), 4, ext) * 128 + 5;
   CHECK(e.toString({"h"}, ext) == "128 * (h / 4) + 5");
+  // An operand that may be negative needs floor semantics: the kernel
+  // library's function in code, the bare name in diagnostics.
+  IndexExpr reversed = IndexExpr::floorDiv(x(0) * -1, 4, ext);
+  CHECK(reversed.toString({"h"}, ext).find("tcx::floordiv(") != std::string::npos);
+  CHECK(reversed.toString().rfind("floordiv(", 0) == 0);
   CHECK((x(0) * 2 - 3).toString() == "2 * x0 - 3");
   CHECK(e.nonAffinePart().mentions(0));
   CHECK(e.coefficientOf(0) == 0);

@@ -44,9 +44,7 @@ ConvPlan planConv(const Shape& x, const Shape& w, const AttrMap& attrs) {
 
   const WindowAttrs window = readWindowAttrs(attrs, static_cast<int64_t>(inSize.size()), {w.begin() + 2, w.end()});
   const WindowPlacement place = placeWindow(window, inSize);
-  p.patches = {p.channels / p.group,       toDims3(inSize, 1),         toDims3(place.outputSize, 1),
-               toDims3(window.kernel, 1),  toDims3(window.strides, 1), toDims3(window.dilations, 1),
-               toDims3(place.padsBegin, 0)};
+  p.patches = {windowGeometry(window, inSize, place.outputSize, place.padsBegin), p.channels / p.group};
   p.output = {p.batch, p.filters};
   p.output.insert(p.output.end(), place.outputSize.begin(), place.outputSize.end());
   return p;

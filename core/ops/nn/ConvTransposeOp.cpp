@@ -14,17 +14,11 @@ namespace tcx::nn {
 
 namespace {
 
-struct ConvTransposePlan {
+struct ConvTransposePlan : WindowGeometry {
   int64_t batch = 0;
   int64_t channels = 0;
   int64_t filters = 0;
   int64_t group = 1;
-  Dims3 inputSize{1, 1, 1};
-  Dims3 outputSize{1, 1, 1};
-  Dims3 kernel{1, 1, 1};
-  Dims3 strides{1, 1, 1};
-  Dims3 dilations{1, 1, 1};
-  Dims3 padsBegin{0, 0, 0};
   Shape output;
 };
 
@@ -71,12 +65,7 @@ ConvTransposePlan planConvTranspose(const Shape& x, const Shape& w, const AttrMa
     TCX_CHECK(outSize[d] >= 0, ErrorKind::ShapeInference, "the output would have negative size {} on spatial axis {}",
               outSize[d], d);
   }
-  p.inputSize = toDims3(inSize, 1);
-  p.outputSize = toDims3(outSize, 1);
-  p.kernel = toDims3(win.kernel, 1);
-  p.strides = toDims3(win.strides, 1);
-  p.dilations = toDims3(win.dilations, 1);
-  p.padsBegin = toDims3(padsBegin, 0);
+  static_cast<WindowGeometry&>(p) = windowGeometry(win, inSize, outSize, padsBegin);
   p.output = {p.batch, p.filters};
   p.output.insert(p.output.end(), outSize.begin(), outSize.end());
   return p;

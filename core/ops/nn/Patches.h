@@ -16,14 +16,20 @@ using Dims3 = std::array<int64_t, 3>;
 
 inline int64_t volume(const Dims3& d) { return d[0] * d[1] * d[2]; }
 
-struct PatchGeometry {
-  int64_t channels = 0;
+// A window sliding over at most three spatial dimensions (unused ones are
+// 1): what Conv, ConvTranspose and the pools share once their attributes
+// are read (Window.h).
+struct WindowGeometry {
   Dims3 inputSize{1, 1, 1};
   Dims3 outputSize{1, 1, 1};
   Dims3 kernel{1, 1, 1};
   Dims3 strides{1, 1, 1};
   Dims3 dilations{1, 1, 1};
   Dims3 padsBegin{0, 0, 0};
+};
+
+struct PatchGeometry : WindowGeometry {
+  int64_t channels = 0;
 
   int64_t rows() const { return channels * volume(kernel); }
   int64_t cols() const { return volume(outputSize); }

@@ -8,14 +8,8 @@
 
 namespace tcx::nn {
 
-struct PoolPlan {
+struct PoolPlan : WindowGeometry {
   int64_t planes = 0; // N * C: every plane is pooled on its own
-  Dims3 inputSize{1, 1, 1};
-  Dims3 outputSize{1, 1, 1};
-  Dims3 kernel{1, 1, 1};
-  Dims3 strides{1, 1, 1};
-  Dims3 dilations{1, 1, 1};
-  Dims3 padsBegin{0, 0, 0};
   Dims3 padsEnd{0, 0, 0};
   Shape output;
 };

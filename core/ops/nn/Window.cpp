@@ -102,4 +102,10 @@ std::vector<int64_t> spatialDims(const Shape& shape, const char* what) {
   return {shape.begin() + 2, shape.end()};
 }
 
+WindowGeometry windowGeometry(const WindowAttrs& w, const std::vector<int64_t>& inputSize,
+                              const std::vector<int64_t>& outputSize, const std::vector<int64_t>& padsBegin) {
+  return {toDims3(inputSize, 1),  toDims3(outputSize, 1),   toDims3(w.kernel, 1),
+          toDims3(w.strides, 1),  toDims3(w.dilations, 1),  toDims3(padsBegin, 0)};
+}
+
 } // namespace tcx::nn

@@ -58,6 +58,11 @@ TapRange tapRange(int64_t start, int64_t kernel, int64_t dilation, int64_t lo, i
 // Spatial sizes of at most three dimensions as Dims3, with leading `fill`s.
 Dims3 toDims3(const std::vector<int64_t>& v, int64_t fill);
 
+// The geometry of window `w` over `inputSize`, producing `outputSize` with
+// `padsBegin` in effect.
+WindowGeometry windowGeometry(const WindowAttrs& w, const std::vector<int64_t>& inputSize,
+                              const std::vector<int64_t>& outputSize, const std::vector<int64_t>& padsBegin);
+
 // The spatial dimensions of an [N, C, spatial...] shape; raises ShapeInference
 // unless there are 1 to 3 of them.
 std::vector<int64_t> spatialDims(const Shape& shape, const char* what);

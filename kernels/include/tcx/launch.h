@@ -226,13 +226,4 @@ inline std::string combineTemplateArgs(const AttentionProblem& pr, std::string_v
   return std::to_string(pr.headDim) + ", " + std::string(outStore);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Row reductions (rowreduce.cuh): one block per row, enough threads for one 16-byte vector each,
-// 32 to 1024.
-inline LaunchConfig planRowReduce(i64 rows, i64 rowLength, int elemSize) {
-  const i64 vectors = detail::ceilDiv(rowLength, 16 / elemSize);
-  const i64 threads = std::clamp<i64>(detail::roundUp(vectors, 32), 32, 1024);
-  return detail::launch1d(rows, 1, 1, static_cast<int>(threads), 0);
-}
-
 } // namespace tcx

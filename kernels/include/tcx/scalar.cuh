@@ -8,30 +8,27 @@
 //
 // Compiled by NVRTC and nvcc: no host standard headers.
 
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
+#include "tcx/types.cuh"
 
 namespace tcx {
-
-typedef long long i64;
 
 template <typename T> struct Compute { typedef T type; };
 template <> struct Compute<__half> { typedef float type; };
 template <> struct Compute<__nv_bfloat16> { typedef float type; };
 
-__device__ __forceinline__ float toCompute(__half v) { return __half2float(v); }
-__device__ __forceinline__ float toCompute(__nv_bfloat16 v) { return __bfloat162float(v); }
+__device__ __forceinline__ float toCompute(__half v) { return to_float(v); }
+__device__ __forceinline__ float toCompute(__nv_bfloat16 v) { return to_float(v); }
 template <typename T> __device__ __forceinline__ T toCompute(T v) { return v; }
 
 template <typename T> struct FromCompute {
   template <typename C> __device__ static T convert(C v) { return static_cast<T>(v); }
 };
 template <> struct FromCompute<__half> {
-  template <typename C> __device__ static __half convert(C v) { return __float2half_rn(static_cast<float>(v)); }
+  template <typename C> __device__ static __half convert(C v) { return from_float<__half>(static_cast<float>(v)); }
 };
 template <> struct FromCompute<__nv_bfloat16> {
   template <typename C> __device__ static __nv_bfloat16 convert(C v) {
-    return __float2bfloat16_rn(static_cast<float>(v));
+    return from_float<__nv_bfloat16>(static_cast<float>(v));
   }
 };
 template <> struct FromCompute<bool> {
@@ -116,8 +113,8 @@ template <typename T> __device__ __forceinline__ T Where(bool c, T a, T b) { ret
 // The range of a compute type, for Clip's absent bounds.
 template <typename T> struct Limits;
 template <> struct Limits<float> {
-  __device__ static float lowest() { return -__int_as_float(0x7f800000); }
-  __device__ static float highest() { return __int_as_float(0x7f800000); }
+  __device__ static float lowest() { return -infinity(); }
+  __device__ static float highest() { return infinity(); }
 };
 template <> struct Limits<double> {
   __device__ static double lowest() { return -__longlong_as_double(0x7ff0000000000000LL); }
