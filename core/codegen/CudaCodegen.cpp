@@ -47,6 +47,7 @@ bool fitsInt(const ExecPlan& plan) {
 GeneratedPlan generateCuda(const ExecPlan& plan, const CodegenTarget& target) {
   ModuleBuilder module(plan.buffers.size());
   for (size_t i = 0; i < plan.kernels.size(); ++i) {
+    module.beginKernel(static_cast<int>(i));
     if (plan.kernels[i].kind == PlanKernel::Kind::CopyRegions)
       emitCopyRegions(plan, static_cast<int>(i), module);
     else

@@ -23,8 +23,17 @@ struct GeneratedLaunch {
   std::string what; // for reports: "stage MatMul '/attn/MatMul'", "store /x", "gemm", ...
 };
 
+// Lines [first, last] (1-based, inclusive) of the source that a plan kernel's
+// code occupies, so the explorer can show and highlight one kernel's code.
+struct SourceSpan {
+  int firstLine = 0;
+  int lastLine = 0;
+  bool empty() const { return firstLine == 0; }
+};
+
 struct GeneratedPlan {
   std::string source;
+  std::vector<SourceSpan> kernelSpans; // parallel to ExecPlan::kernels
   std::vector<GeneratedLaunch> launches;
   size_t numPlanBuffers = 0;
   std::vector<int64_t> scratchBytes; // buffer numPlanBuffers + i

@@ -62,12 +62,34 @@ void ModuleBuilder::addLaunch(int planKernel, std::string entry, const unsigned 
   addLaunch(std::move(launch));
 }
 
+void ModuleBuilder::beginKernel(int planKernel) {
+  endKernel();
+  currentKernel_ = planKernel;
+  kernelStart_ = code_.size();
+}
+
+void ModuleBuilder::endKernel() {
+  if (currentKernel_ < 0) return;
+  if (kernelRanges_.size() <= size_t(currentKernel_)) kernelRanges_.resize(currentKernel_ + 1, {0, 0});
+  kernelRanges_[currentKernel_] = {kernelStart_, code_.size()};
+  currentKernel_ = -1;
+}
+
 GeneratedPlan ModuleBuilder::finish(const std::string& prelude, bool narrowIndex) && {
+  endKernel();
   // Index arithmetic in 32 bits where every tensor and offset fits: 64-bit
   // division by a constant costs several times more.
-  plan_.source = prelude + fmt::format("typedef {} Index;\n\nstruct Buffers {{\n  void* p[{}];\n}};\n\n",
-                                       narrowIndex ? "int" : "long long", plan_.numBuffers()) +
-                 code_;
+  const std::string head = prelude + fmt::format("typedef {} Index;\n\nstruct Buffers {{\n  void* p[{}];\n}};\n\n",
+                                                 narrowIndex ? "int" : "long long", plan_.numBuffers());
+  plan_.source = head + code_;
+
+  // Offsets into code_ become 1-based line numbers of the whole source.
+  const auto lineAt = [&](size_t offset) {
+    const size_t pos = head.size() + offset;
+    return 1 + int(std::count(plan_.source.begin(), plan_.source.begin() + pos, '\n'));
+  };
+  for (const auto& [begin, end] : kernelRanges_)
+    plan_.kernelSpans.push_back(end > begin ? SourceSpan{lineAt(begin), lineAt(end - 1)} : SourceSpan{});
   return std::move(plan_);
 }
 

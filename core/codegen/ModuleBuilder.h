@@ -16,6 +16,9 @@ public:
 
   // Device code (functions, constants, kernels) appended in definition order.
   void append(const std::string& code) { code_ += code; }
+  // Code appended from now until the next beginKernel (or finish) belongs
+  // to plan kernel `planKernel` (GeneratedPlan::kernelSpans).
+  void beginKernel(int planKernel);
   // A new scratch buffer; returns its buffer index.
   int addScratch(int64_t bytes, bool zeroed = false);
   void addLaunch(GeneratedLaunch launch) { plan_.launches.push_back(std::move(launch)); }
@@ -34,7 +37,12 @@ public:
   GeneratedPlan finish(const std::string& prelude, bool narrowIndex) &&;
 
 private:
+  void endKernel();
+
   std::string code_;
+  int currentKernel_ = -1;
+  size_t kernelStart_ = 0; // offset in code_ where the current kernel's code began
+  std::vector<std::pair<size_t, size_t>> kernelRanges_; // code_ offsets per plan kernel
   GeneratedPlan plan_;
 };
 

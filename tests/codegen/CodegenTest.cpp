@@ -35,6 +35,35 @@ TEST_CASE("llama decode: the optimized plan's kernels read the caches through ma
   CHECK(optimized.numPlanBuffers == s.optimizedPlan().buffers.size());
 }
 
+TEST_CASE("each plan kernel's source span holds the entries it launches", "[codegen]") {
+  VtcSession s(samples::buildLlama3Decode({2, 24, 64, 4, 2, 16, DType::BF16}), defaultGpuPreset());
+  s.select(EdgeConstraintSpecs{});
+  for (const ExecPlan* plan : {&s.baselinePlan(), &s.optimizedPlan()}) {
+    GeneratedPlan g = generateCuda(*plan);
+    REQUIRE(g.kernelSpans.size() == plan->kernels.size());
+    std::vector<std::string> lines{""}; // 1-based
+    for (size_t pos = 0, next; pos < g.source.size(); pos = next + 1) {
+      next = g.source.find('\n', pos);
+      if (next == std::string::npos) next = g.source.size();
+      lines.push_back(g.source.substr(pos, next - pos));
+    }
+    for (const GeneratedLaunch& l : g.launches) {
+      const SourceSpan& span = g.kernelSpans.at(l.planKernel);
+      REQUIRE_FALSE(span.empty());
+      REQUIRE(span.lastLine < int(lines.size()));
+      bool found = false;
+      for (int i = span.firstLine; i <= span.lastLine && !found; ++i)
+        found = lines[i].find(" " + l.entry + "(") != std::string::npos;
+      INFO(l.entry);
+      CHECK(found);
+    }
+    // Spans are disjoint and in plan order.
+    for (size_t k = 1; k < g.kernelSpans.size(); ++k)
+      if (!g.kernelSpans[k].empty() && !g.kernelSpans[k - 1].empty())
+        CHECK(g.kernelSpans[k].firstLine > g.kernelSpans[k - 1].lastLine);
+  }
+}
+
 // TCX_DUMP_CUDA=DIR writes each module to DIR, to compile or read by hand.
 TEST_CASE("every sample's plans generate CUDA", "[codegen]") {
   std::vector<std::pair<std::string, Graph>> graphs = samples::reducedSamples();
