@@ -1,0 +1,13 @@
+// Catch2's main for the GUI tests: a QApplication on the offscreen platform
+// (no display needed), created before any test case runs.
+#define CATCH_CONFIG_RUNNER
+#include <catch2/catch.hpp>
+
+#include <QApplication>
+#include <cstdlib>
+
+int main(int argc, char** argv) {
+  setenv("QT_QPA_PLATFORM", "offscreen", /*overwrite=*/0);
+  QApplication app(argc, argv);
+  return Catch::Session().run(argc, argv);
+}
