@@ -11,6 +11,7 @@ VtcSession::VtcSession(Graph graph, const GpuPreset& preset, PlanOptions options
     : graph_(std::make_unique<Graph>(std::move(graph))), costModel_(preset), options_(options) {
   kernels_ = std::make_unique<KernelGraph>(fuseOperators(*graph_));
   vtog_ = std::make_unique<Vtog>(buildVtog(*kernels_));
+  costOracle_ = std::make_unique<CostOracle>(*kernels_, *vtog_, costModel_, options_);
   noStrategy_ = std::make_unique<PointsToGraph>(*vtog_, std::set<int>{});
   // The baseline is what a compiler without virtual tensors runs: every
   // data-movement op a kernel, functional updates into fresh buffers.
@@ -36,8 +37,7 @@ void VtcSession::select(const EdgeConstraintSpecs& specs, SavingOracle* oracle) 
 }
 
 void VtcSession::select(const StrategyConstraints& constraints, SavingOracle* oracle) {
-  CostOracle costOracle(*kernels_, *vtog_, costModel_, options_);
-  SavingOracle& o = oracle ? *oracle : costOracle;
+  SavingOracle& o = oracle ? *oracle : *costOracle_;
   GreedyResult result = runGlobalGreedy(*vtog_, o, constraints);
   constraints_ = constraints;
   greedy_ = std::move(result);

@@ -19,6 +19,8 @@
 
 namespace tcx {
 
+class CostOracle;
+
 // Edge constraints as users write them: "e12" or "from->to" tensor names.
 struct EdgeConstraintSpecs {
   std::vector<std::string> accept, force, forbid;
@@ -80,6 +82,9 @@ private:
   std::unique_ptr<Vtog> vtog_;
   CostModel costModel_;
   PlanOptions options_;
+  // Kept across select() calls: its per-kernel estimates stay valid, so a
+  // changed constraint re-estimates only what the new choices touch.
+  std::unique_ptr<CostOracle> costOracle_;
   StrategyConstraints constraints_;
   GreedyResult greedy_;
   std::unique_ptr<PointsToGraph> strategy_;

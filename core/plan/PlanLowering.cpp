@@ -24,14 +24,8 @@ public:
   }
 
   ExecPlan run() {
-    findInPlaceUpdates();
-    for (const FusedKernel& k : kg_.kernels()) {
-      const MovementSemantics* sem = k.isDataMovement() ? vtog_.semanticsOf(k.anchor) : nullptr;
-      if (sem)
-        lowerDataMovement(k, *sem);
-      else
-        lowerCompute(k);
-    }
+    for (const FusedKernel& k : kg_.kernels()) findInPlaceUpdates(k);
+    for (const FusedKernel& k : kg_.kernels()) lower(k);
     for (const Value* out : kg_.graph().outputs())
       if (!out->isConstant()) bufferFor(out);
     plan_.tensorBuffers = bufferOf_;
@@ -39,30 +33,44 @@ public:
     return std::move(plan_);
   }
 
+  // Only `k`'s plan kernel (if any is left) and none of the buffer plan: all
+  // that estimating k's latency needs.
+  std::vector<PlanKernel> runOne(const FusedKernel& k) {
+    findInPlaceUpdates(k);
+    lower(k);
+    return std::move(plan_.kernels);
+  }
+
 private:
   // An output that may share the storage of one of its op's inputs: it
   // equals that input except where the op writes (ScatterND, ScatterElements),
   // the input is physical and read by nothing else, and it is not a graph
   // input unless the caller donates inputs.
-  void findInPlaceUpdates() {
-    for (const FusedKernel& k : kg_.kernels()) {
-      if (!k.isDataMovement()) continue;
-      const MovementSemantics* sem = vtog_.semanticsOf(k.anchor);
-      if (!sem) continue;
-      const Node& node = *k.anchor;
-      for (size_t o = 0; o < node.numOutputs(); ++o) {
-        const Value* out = node.output(o);
-        if (ptg_.isVirtual(out)) continue;
-        for (const MappingPiece& p : sem->outputMaps[o].pieces()) {
-          if (p.source == MappingPiece::kFill) continue;
-          const Value* in = node.input(sem->dataInputs[p.source]);
-          if (!isIdentityPiece(p, out->type().shape, in->type().shape) || sem->outputMaps[o].pieces().size() < 2) continue;
-          bool eligible = !ptg_.isVirtual(in) && in->uses().size() == 1 && !in->isGraphOutput() && !in->isConstant() &&
-                          (!in->isGraphInput() || options_.donateInputs) && !inPlace_.count(out);
-          if (eligible) inPlace_[out] = in;
-        }
+  void findInPlaceUpdates(const FusedKernel& k) {
+    if (!k.isDataMovement()) return;
+    const MovementSemantics* sem = vtog_.semanticsOf(k.anchor);
+    if (!sem) return;
+    const Node& node = *k.anchor;
+    for (size_t o = 0; o < node.numOutputs(); ++o) {
+      const Value* out = node.output(o);
+      if (ptg_.isVirtual(out)) continue;
+      for (const MappingPiece& p : sem->outputMaps[o].pieces()) {
+        if (p.source == MappingPiece::kFill) continue;
+        const Value* in = node.input(sem->dataInputs[p.source]);
+        if (!isIdentityPiece(p, out->type().shape, in->type().shape) || sem->outputMaps[o].pieces().size() < 2) continue;
+        bool eligible = !ptg_.isVirtual(in) && in->uses().size() == 1 && !in->isGraphOutput() && !in->isConstant() &&
+                        (!in->isGraphInput() || options_.donateInputs) && !inPlace_.count(out);
+        if (eligible) inPlace_[out] = in;
       }
     }
+  }
+
+  void lower(const FusedKernel& k) {
+    const MovementSemantics* sem = k.isDataMovement() ? vtog_.semanticsOf(k.anchor) : nullptr;
+    if (sem)
+      lowerDataMovement(k, *sem);
+    else
+      lowerCompute(k);
   }
 
   int bufferFor(const Value* tensor) {
@@ -189,6 +197,11 @@ private:
 
 ExecPlan lowerToPlan(const KernelGraph& kernels, const PointsToGraph& strategy, const PlanOptions& options) {
   return Lowering(kernels, strategy, options).run();
+}
+
+std::vector<PlanKernel> lowerKernel(const KernelGraph& kernels, const FusedKernel& kernel, const PointsToGraph& strategy,
+                                    const PlanOptions& options) {
+  return Lowering(kernels, strategy, options).runOne(kernel);
 }
 
 } // namespace tcx

@@ -20,4 +20,10 @@ struct PlanOptions {
 // (the regions of its outputs that no virtual tensor already placed).
 ExecPlan lowerToPlan(const KernelGraph& kernels, const PointsToGraph& strategy, const PlanOptions& options = {});
 
+// The plan kernel `kernel` becomes under `strategy` (none when a data-movement
+// op has nothing left to copy), without the rest of the plan: what lowerToPlan
+// gives for it, up to buffer ids. For estimating one kernel at a time.
+std::vector<PlanKernel> lowerKernel(const KernelGraph& kernels, const FusedKernel& kernel, const PointsToGraph& strategy,
+                                    const PlanOptions& options = {});
+
 } // namespace tcx

@@ -54,6 +54,10 @@ private:
   double saving(const std::vector<int>& cover) {
     auto it = savingCache_.find(cover);
     if (it != savingCache_.end()) return it->second;
+    if (std::optional<double> local = oracle_.localSaving(chosen_, cover)) {
+      ++calls_;
+      return savingCache_[cover] = *local;
+    }
     std::set<int> with = chosen_;
     with.insert(cover.begin(), cover.end());
     return savingCache_[cover] = latency(chosen_) - latency(with);

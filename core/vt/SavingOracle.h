@@ -5,8 +5,10 @@
 // saving of adding edges P to C is latency(C) - latency(C + P): w(e) of
 // VTC equation (4).
 
+#include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace tcx {
 
@@ -15,6 +17,15 @@ public:
   virtual ~SavingOracle() = default;
   // Seconds for the strategy that chooses `selected` (a valid points-to graph).
   virtual double latency(const std::set<int>& selected) = 0;
+  // w(P) = latency(chosen) - latency(chosen + cover), for oracles that can
+  // answer it from the part of the plan the cover affects (the cost model,
+  // whose latency is a sum over kernels); nullopt: the greedy asks latency()
+  // for both strategies (a GPU times whole plans).
+  virtual std::optional<double> localSaving(const std::set<int>& chosen, const std::vector<int>& cover) {
+    (void)chosen;
+    (void)cover;
+    return std::nullopt;
+  }
   // "estimated (h100-sxm)" or "measured (NVIDIA H100 80GB HBM3)".
   virtual std::string source() const = 0;
   virtual bool measured() const = 0;
