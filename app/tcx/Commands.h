@@ -21,5 +21,8 @@ void addOptimizeCommand(CLI::App& app, Action& action, std::string commandLine);
 void addProfileCommand(CLI::App& app, Action& action, std::string commandLine);
 void addTraceCommand(CLI::App& app, Action& action);
 void addExportCommand(CLI::App& app, Action& action);
+// μGraphs (docs/mugraph.md): equivalence of two μGraph files, and a model's LAX partition.
+void addVerifyCommand(CLI::App& app, Action& action, std::string commandLine);
+void addLaxCommand(CLI::App& app, Action& action, std::string commandLine);
 
 } // namespace tcx::cli

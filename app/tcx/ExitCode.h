@@ -13,6 +13,7 @@ enum ExitCode : int {
   kInvalidModel = 4,
   kUnsupported = 5,
   kShapeError = 6,
+  kNotEquivalent = 7, // tcx verify: the programs differ (like diff's 1, but distinct from errors)
 };
 
 ExitCode exitCodeFor(ErrorKind kind);

@@ -20,6 +20,8 @@ int main(int argc, char** argv) {
   addProfileCommand(app, action, commandLine);
   addTraceCommand(app, action);
   addExportCommand(app, action);
+  addVerifyCommand(app, action, commandLine);
+  addLaxCommand(app, action, commandLine);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

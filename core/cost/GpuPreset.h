@@ -24,6 +24,8 @@ struct GpuPreset {
   double computeEfficiency;  // achievable fraction of tensor-core peak
   double launchSeconds;      // per-kernel launch and tail overhead
   int sectorBytes;           // DRAM access granularity (32-byte sectors)
+  int sharedMemoryPerBlock;  // bytes a thread block may opt in to (μGraph block-graph budget)
+  int registersPerThread;    // 32-bit registers a thread may use (μGraph thread-graph budget)
 };
 
 const std::vector<GpuPreset>& gpuPresets();

@@ -25,6 +25,12 @@ CREATE TABLE buffers (plan TEXT, id INTEGER, name TEXT, kind TEXT, bytes INTEGER
 CREATE TABLE memory (plan TEXT PRIMARY KEY, peak_bytes INTEGER, arena_bytes INTEGER, external_bytes INTEGER);
 CREATE TABLE summary (plan TEXT PRIMARY KEY, kernels INTEGER, data_movement_kernels INTEGER, latency_us REAL,
                       data_movement_us REAL, compute_us REAL, peak_memory_bytes INTEGER, latency_source TEXT);
+CREATE TABLE verifications (id INTEGER PRIMARY KEY, program_a TEXT, program_b TEXT, verdict TEXT,
+                            requested_delta REAL, delta REAL, exp_terms INTEGER, trials INTEGER, redraws INTEGER,
+                            seconds REAL, elements_per_trial INTEGER, not_lax TEXT, diff_output INTEGER,
+                            diff_element INTEGER, diff_a TEXT, diff_b TEXT);
+CREATE TABLE lax_subprograms (id INTEGER PRIMARY KEY, lax INTEGER, nodes INTEGER, first_node TEXT, last_node TEXT,
+                              ops TEXT, max_exps INTEGER, cut_reason TEXT);
 )sql";
 
 } // namespace tcx

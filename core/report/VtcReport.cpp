@@ -1,15 +1,12 @@
 #include "report/VtcReport.h"
 
 #include "ops/OpDef.h"
-#include "report/ReportSchema.h"
-#include "report/RunInfo.h"
+#include "report/ReportFile.h"
 #include "report/Sqlite.h"
 
 #include <cstdio>
-#include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <unistd.h>
 
 namespace tcx {
 
@@ -27,8 +24,11 @@ public:
   ReportWriter(SqliteDb& db, const VtcSession& s, const ReportContext& ctx) : db_(db), s_(s), ctx_(ctx) {}
 
   void write() {
-    db_.exec(kReportSchemaSql);
-    writeMeta();
+    writeReportMeta(db_, ctx_.commandLine,
+                    {{"gpu", s_.latencyDevice()},
+                     {"gpu_preset", s_.costModel().preset().name},
+                     {"latency_source", s_.latencySource()},
+                     {"selection_source", s_.selectionSource()}});
     writeModel();
     writeVtog();
     writeStrategy();
@@ -37,25 +37,6 @@ public:
   }
 
 private:
-  void writeMeta() {
-    RunInfo info = currentRunInfo();
-    SqliteStatement st(db_, "INSERT INTO meta VALUES (?, ?)");
-    std::pair<const char*, std::string> rows[] = {
-        {"schema_version", std::to_string(kReportSchemaVersion)},
-        {"tool", "tcx"},
-        {"tool_version", info.toolVersion},
-        {"git_revision", info.gitRevision},
-        {"host", info.host},
-        {"created_at", info.createdAt},
-        {"gpu", s_.latencyDevice()},
-        {"gpu_preset", s_.costModel().preset().name},
-        {"latency_source", s_.latencySource()},
-        {"selection_source", s_.selectionSource()},
-        {"command", ctx_.commandLine},
-    };
-    for (const auto& [k, v] : rows) st.bind(std::string(k)).bind(v).run();
-  }
-
   void writeModel() {
     const Graph& g = s_.graph();
     size_t dm = 0;
@@ -191,22 +172,7 @@ private:
 } // namespace
 
 void writeVtcReport(const std::string& path, const VtcSession& session, const ReportContext& context) {
-  std::string tmp = fmt::format("{}.tmp.{}", path, ::getpid());
-  std::filesystem::remove(tmp);
-  try {
-    {
-      SqliteDb db(tmp);
-      db.exec("BEGIN");
-      ReportWriter(db, session, context).write();
-      db.exec("COMMIT");
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    TCX_CHECK(!ec, ErrorKind::Io, "cannot write report '{}': {}", path, ec.message());
-  } catch (...) {
-    std::filesystem::remove(tmp);
-    throw;
-  }
+  writeReportAtomically(path, [&](SqliteDb& db) { ReportWriter(db, session, context).write(); });
 }
 
 } // namespace tcx

@@ -10,7 +10,7 @@
 
 namespace tcx {
 
-inline constexpr int kReportSchemaVersion = 1;
+inline constexpr int kReportSchemaVersion = 2;
 
 struct ReportContext {
   std::string modelPath;

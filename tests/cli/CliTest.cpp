@@ -170,3 +170,85 @@ TEST_CASE("the GPU commands without a GPU say so and exit unsupported", "[cli][g
     CHECK((r.output.find("no CUDA device") != std::string::npos || r.output.find("CUDA toolkit") != std::string::npos));
   }
 }
+
+namespace {
+
+// x z + y z, or (x + y) z when `factored`, or x z + x z when `mutant`: small
+// μGraph files in the documented format.
+std::string distributiveMuGraph(bool factored, bool mutant = false) {
+  std::string inputs = R"({"type":"Input","name":"x","shape":[3,3],"dtype":"f32"},)"
+                       R"({"type":"Input","name":"y","shape":[3,3],"dtype":"f32"},)"
+                       R"({"type":"Input","name":"z","shape":[3,3],"dtype":"f32"},)";
+  std::string body =
+      factored ? R"({"type":"EwAdd","inputs":[[0,0],[1,0]]},)"
+                 R"({"type":"Matmul","inputs":[[3,0],[2,0]]}],"outputs":[[4,0]]})"
+               : std::string(R"({"type":"Matmul","inputs":[[0,0],[2,0]]},{"type":"Matmul","inputs":[[)") +
+                     (mutant ? "0" : "1") + R"(,0],[2,0]]},{"type":"EwAdd","inputs":[[3,0],[4,0]]}],"outputs":[[5,0]]})";
+  return R"({"format":"tcx-mugraph","version":1,"name":"d","ops":[)" + inputs + body;
+}
+
+void writeText(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
+
+} // namespace
+
+TEST_CASE("tcx verify gives the verdict with δ, k and trials, and records it", "[cli][mugraph]") {
+  fs::path dir = tempDir() / "verify";
+  fs::create_directories(dir);
+  writeText(dir / "a.json", distributiveMuGraph(false));
+  writeText(dir / "b.json", distributiveMuGraph(true));
+  writeText(dir / "m.json", distributiveMuGraph(false, true));
+  fs::path db = dir / "v.db";
+  Run r = tcxRun("verify --json --seed 9 --report " + db.string() + " " + (dir / "a.json").string() + " " +
+                 (dir / "b.json").string());
+  INFO(r.output);
+  REQUIRE(r.exitCode == 0);
+  auto j = nlohmann::json::parse(r.output);
+  CHECK(j["verdict"] == "equivalent");
+  CHECK(j["exp_terms"] == 2);
+  CHECK(j["trials"] == 56);
+  CHECK(j["delta"].get<double>() <= j["requested_delta"].get<double>());
+  CHECK(fs::exists(db));
+
+  Run m = tcxRun("verify --delta 1e-6 " + (dir / "m.json").string() + " " + (dir / "b.json").string());
+  CHECK(m.exitCode == 7);
+  CHECK(m.output.find("not equivalent") != std::string::npos);
+  CHECK(m.output.find("first difference: output 0") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("tcx verify rejects bad μGraph files with a clear error and writes nothing", "[cli][mugraph]") {
+  fs::path dir = tempDir() / "verify_bad";
+  fs::create_directories(dir);
+  writeText(dir / "good.json", distributiveMuGraph(true));
+  writeText(dir / "bad.json", R"({"format":"tcx-mugraph","version":1,)"
+                              R"("ops":[{"type":"Matmul","inputs":[[7,0],[0,0]]}],"outputs":[]})");
+  fs::path db = dir / "v.db";
+  Run r = tcxRun("verify --report " + db.string() + " " + (dir / "bad.json").string() + " " +
+                 (dir / "good.json").string());
+  CHECK(r.exitCode == 4); // invalid model
+  CHECK(r.output.find("bad.json: kernel.ops[0]: Matmul reads tensor (7, 0), which no earlier operator produces") !=
+        std::string::npos);
+  CHECK_FALSE(fs::exists(db));
+  Run missing = tcxRun("verify " + (dir / "none.json").string() + " " + (dir / "good.json").string());
+  CHECK(missing.exitCode == 3); // I/O error
+  CHECK(missing.output.find("cannot read") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("tcx lax lists the LAX subprograms with the reason for each cut", "[cli][mugraph]") {
+  fs::path dir = tempDir() / "lax";
+  fs::path db = dir / "lax.db";
+  fs::create_directories(dir);
+  Run r = tcxRun("lax --json --save " + dir.string() + " --report " + db.string() + " " + sample("rmsnorm_matmul"));
+  INFO(r.output);
+  REQUIRE(r.exitCode == 0);
+  auto j = nlohmann::json::parse(r.output);
+  REQUIRE(j["subprograms"].size() == 3);
+  CHECK(j["subprograms"][0]["ops"] == "Pow+ReduceMean+Add");
+  CHECK(j["subprograms"][0]["cut"] == "next: node '/norm/Sqrt' (Sqrt): Sqrt is not LAX");
+  CHECK(j["subprograms"][1]["lax"] == false);
+  CHECK(fs::exists(dir / "lax_0.json"));
+  CHECK_FALSE(fs::exists(dir / "lax_1.json"));
+  CHECK(fs::exists(db));
+  fs::remove_all(dir);
+}

@@ -1,0 +1,164 @@
+#include "mugraph/Canonical.h"
+
+#include <algorithm>
+#include <bit>
+#include <optional>
+
+namespace tcx::mugraph {
+
+namespace {
+
+class Fnv1a {
+public:
+  Fnv1a& bytes(const void* data, size_t n) {
+    auto p = static_cast<const unsigned char*>(data);
+    for (size_t i = 0; i < n; ++i) h_ = (h_ ^ p[i]) * 1099511628211ull;
+    return *this;
+  }
+  Fnv1a& u64(uint64_t v) {
+    unsigned char b[8];
+    for (int i = 0; i < 8; ++i) b[i] = static_cast<unsigned char>(v >> (8 * i)); // fixed byte order
+    return bytes(b, 8);
+  }
+  Fnv1a& i64(int64_t v) { return u64(static_cast<uint64_t>(v)); }
+  Fnv1a& f64(double v) { return u64(std::bit_cast<uint64_t>(v)); }
+  Fnv1a& str(const std::string& s) { return u64(s.size()).bytes(s.data(), s.size()); }
+  template <typename T> Fnv1a& list(const std::vector<T>& v) {
+    u64(v.size());
+    for (const T& x : v) i64(x);
+    return *this;
+  }
+  uint64_t value() const { return h_; }
+
+private:
+  uint64_t h_ = 14695981039346656037ull;
+};
+
+uint64_t graphHash(const OperatorGraph& graph);
+
+uint64_t attributeHash(const Operator& op) {
+  Fnv1a h;
+  h.str(op.name).u64(static_cast<uint64_t>(op.dtype)).i64(op.inputIndex).i64(op.dim).i64(op.group);
+  h.list(op.shape).list(op.imap).list(op.omap).list(op.fmap).f64(op.value);
+  for (const TensorDesc& d : op.outputs) h.list(d.shape).u64(static_cast<uint64_t>(d.dtype)).list(d.layout.order);
+  h.u64(op.body ? graphHash(*op.body) : 0);
+  return h.value();
+}
+
+uint64_t graphHash(const OperatorGraph& graph) {
+  Fnv1a h;
+  h.u64(static_cast<uint64_t>(graph.level()));
+  if (const auto* p = asPartitioned(graph)) {
+    h.list(p->gridDims()).list(p->forLoopDims()).u64(p->inputs().size());
+    for (const TensorDesc& d : p->inputs()) h.list(d.shape).u64(static_cast<uint64_t>(d.dtype));
+  }
+  for (const Operator& op : graph.ops()) {
+    h.u64(static_cast<uint64_t>(op.type)).u64(op.inputs.size());
+    for (TensorRef t : op.inputs) h.i64(t.op).i64(t.output);
+    h.u64(attributeHash(op));
+  }
+  return h.value();
+}
+
+std::vector<int> inputOrdinals(const OperatorGraph& graph) {
+  std::vector<int> ordinal(graph.ops().size(), 0);
+  int next = 0;
+  for (size_t i = 0; i < graph.ops().size(); ++i)
+    if (graph.ops()[i].type == OpType::Input) ordinal[i] = next++;
+  return ordinal;
+}
+
+bool levelIsCanonical(const OperatorGraph& graph) {
+  std::vector<int> ordinal = inputOrdinals(graph);
+  std::optional<Rank> last;
+  for (size_t i = 0; i < graph.ops().size(); ++i) {
+    const Operator& op = graph.ops()[i];
+    Rank r = rankOf(op, ordinal[i]);
+    if ((last && r < *last) || (op.body && !levelIsCanonical(*op.body))) return false;
+    last = std::move(r);
+  }
+  return true;
+}
+
+std::shared_ptr<const PartitionedGraph> canonicalBody(const PartitionedGraph& body);
+
+// The greedy order, with operands renumbered; `remap` maps old indices to new.
+std::vector<Operator> canonicalOps(const OperatorGraph& graph, std::vector<int>& remap) {
+  std::vector<Operator> ops = graph.ops();
+  for (Operator& op : ops)
+    if (op.body) op.body = canonicalBody(*op.body);
+  std::vector<int> ordinal = inputOrdinals(graph);
+  remap.assign(ops.size(), -1);
+  std::vector<Operator> out;
+  while (out.size() < ops.size()) {
+    std::optional<std::pair<Rank, size_t>> best;
+    for (size_t i = 0; i < ops.size(); ++i) {
+      bool ready = remap[i] < 0 && std::all_of(ops[i].inputs.begin(), ops[i].inputs.end(),
+                                               [&](TensorRef t) { return remap[t.op] >= 0; });
+      if (!ready) continue;
+      Operator candidate = ops[i];
+      for (TensorRef& t : candidate.inputs) t.op = remap[t.op];
+      Rank r = rankOf(candidate, ordinal[i]);
+      if (!best || r < best->first) best.emplace(std::move(r), i);
+    }
+    size_t i = best->second;
+    for (TensorRef& t : ops[i].inputs) t.op = remap[t.op];
+    remap[i] = static_cast<int>(out.size());
+    out.push_back(ops[i]);
+  }
+  return out;
+}
+
+std::shared_ptr<const PartitionedGraph> canonicalBody(const PartitionedGraph& body) {
+  std::vector<int> remap;
+  std::vector<Operator> ops = canonicalOps(body, remap);
+  std::shared_ptr<PartitionedGraph> copy;
+  if (body.level() == Level::Block)
+    copy = std::make_shared<BlockGraph>(body.inputs(), body.gridDims(), body.forLoopDims());
+  else
+    copy = std::make_shared<ThreadGraph>(body.inputs(), body.gridDims(), body.forLoopDims());
+  GraphRewriter::setOps(*copy, std::move(ops));
+  return copy;
+}
+
+} // namespace
+
+Rank rankOf(const Operator& op, int ordinal) {
+  Rank r;
+  for (TensorRef t : op.inputs) r.maxInput = std::max(r.maxInput, t.op);
+  r.inputs = op.inputs;
+  r.type = op.type;
+  r.attributes = op.type == OpType::Input ? static_cast<uint64_t>(ordinal) : attributeHash(op);
+  return r;
+}
+
+bool extendsCanonically(const OperatorGraph& graph, const Operator& op) {
+  if (graph.ops().empty()) return true;
+  int ordinal = 0;
+  for (const Operator& o : graph.ops()) ordinal += o.type == OpType::Input;
+  std::vector<int> ordinals = inputOrdinals(graph);
+  return rankOf(graph.ops().back(), ordinals.back()) < rankOf(op, ordinal);
+}
+
+bool isCanonical(const KernelGraph& graph) { return levelIsCanonical(graph); }
+
+KernelGraph canonicalize(const KernelGraph& graph) {
+  std::vector<int> remap;
+  std::vector<Operator> ops = canonicalOps(graph, remap);
+  KernelGraph out(graph.name());
+  GraphRewriter::setOps(out, std::move(ops));
+  std::vector<TensorRef> outputs;
+  for (TensorRef t : graph.outputs()) outputs.push_back({remap[t.op], t.output});
+  GraphRewriter::setOutputs(out, std::move(outputs));
+  return out;
+}
+
+uint64_t stableHash(const KernelGraph& graph) {
+  KernelGraph canonical = canonicalize(graph);
+  Fnv1a h;
+  h.u64(graphHash(canonical)).u64(canonical.outputs().size());
+  for (TensorRef t : canonical.outputs()) h.i64(t.op).i64(t.output);
+  return h.value();
+}
+
+} // namespace tcx::mugraph

@@ -1,0 +1,105 @@
+#pragma once
+// The operators of a μGraph (Mirage Table 1 plus Sqrt, Square, SiLU, RMSNorm,
+// Constant and LoRA's concat-then-matmul) and the tensors they produce.
+//
+// Everything here is a small value type: a search (issue 7) copies a graph
+// prefix and appends one operator, so operators hold their attributes inline
+// and share nested graphs through shared_ptr<const ...>, never mutate them.
+
+#include "ir/DType.h"
+#include "ir/Shape.h"
+
+#include <compare>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tcx::mugraph {
+
+// The three levels of the GPU hierarchy a graph can describe (Mirage §2).
+enum class Level : uint8_t { Kernel, Block, Thread };
+std::string_view levelName(Level level);
+
+// Declaration order is the `t` of the canonical rank (I, t): it must stay
+// stable, since hashes and search orders depend on it.
+enum class OpType : uint8_t {
+  Input,             // kernel: a program input
+  Constant,          // a scalar broadcast to shape [1] (RMSNorm's epsilon, a mean's 1/n)
+  InputIterator,     // block/thread: loads its slice of a parent input (imap, fmap)
+  OutputAccumulator, // block/thread: concatenates or accumulates into a parent output (omap, fmap)
+  Matmul,            // batched over leading dims: [..., m, k] x [..., k, n]
+  ConcatMatmul,      // (W || X) x (Y || Z) = W Y + X Z: LoRA's fused form
+  Sum,               // sums every `group` consecutive elements along `dim`
+  EwAdd,
+  EwMul,
+  EwDiv,
+  EwExp,
+  Sqrt,
+  Square,
+  SiLU,         // x / (1 + exp(-x))
+  RMSNorm,      // x / sqrt(mean(x^2 over the last dim) + epsilon)
+  Repeat,       // tiles each dim `factors[d]` times
+  Reshape,      // row-major reinterpretation as `shape`
+  GraphDefined, // defined by a block graph (at kernel level) or a thread graph (at block level)
+};
+std::string_view opTypeName(OpType type);
+// Raises InvalidModel for an unknown name.
+OpType parseOpType(std::string_view name);
+// Whether Mirage Table 1 (extended) allows `type` in graphs of `level`.
+bool allowedAt(OpType type, Level level);
+unsigned numOperands(OpType type); // 0 for GraphDefined: its body decides
+
+// How a tensor is linearised in memory: dimension indices from outermost to
+// innermost; empty is row-major. Layout never changes values (Mirage §2), so
+// the interpreter ignores it; it is kept for the optimizer and the DOT view.
+struct Layout {
+  std::vector<int> order;
+  bool isRowMajor() const { return order.empty(); }
+  bool operator==(const Layout&) const = default;
+};
+
+struct TensorDesc {
+  Shape shape;
+  DType dtype = DType::F16;
+  Layout layout;
+  bool operator==(const TensorDesc&) const = default;
+};
+
+// The j-th output of the i-th operator of the same graph: Mirage's (i, j).
+struct TensorRef {
+  int op = -1;
+  int output = 0;
+  auto operator<=>(const TensorRef&) const = default;
+};
+
+// A grid or for-loop dimension's image: a data dimension of the tensor, or the
+// replica dimension φ (the tensor is replicated, or for an output accumulator's
+// fmap, accumulated).
+inline constexpr int kReplica = -1;
+using DimMap = std::vector<int>; // one entry per grid (or for-loop) dimension
+
+class PartitionedGraph;
+
+struct Operator {
+  OpType type = OpType::Input;
+  std::vector<TensorRef> inputs;
+  std::vector<TensorDesc> outputs; // inferred when the operator is added
+
+  // Attributes; each type reads only those its comment names.
+  std::string name;                             // Input: the program input's name
+  DType dtype = DType::F16;                     // Input
+  int inputIndex = 0;                           // InputIterator: which parent input it reads
+  int dim = 0;                                  // Sum
+  int64_t group = 1;                            // Sum
+  Shape shape;                                  // Input: its shape; Reshape: the target; Repeat: the factors
+  DimMap imap, omap;                            // InputIterator / OutputAccumulator, over the grid dims
+  DimMap fmap;                                  // InputIterator / OutputAccumulator, over the for-loop dims
+  double value = 0;                             // Constant; RMSNorm: epsilon
+  std::shared_ptr<const PartitionedGraph> body; // GraphDefined
+
+  bool operator==(const Operator& other) const;
+};
+
+} // namespace tcx::mugraph
