@@ -4,9 +4,7 @@
 #include "EdgeConstraintOptions.h"
 #include "ModelOptions.h"
 
-#include "KernelLibrary.h"
-#include "codegen/CudaCodegen.h"
-#include "codegen/CudaExport.h"
+#include "backend/KernelExport.h"
 #include "cost/GpuPreset.h"
 #include "pipeline/VtcSession.h"
 
@@ -31,13 +29,10 @@ int exportPlan(const ExportOptions& opts) {
   VtcSession session(opts.model.load(), defaultGpuPreset(), PlanOptions{.donateInputs = !opts.noDonate});
   session.select(opts.constraints);
   const ExecPlan& plan = opts.strategy == "baseline" ? session.baselinePlan() : session.optimizedPlan();
-  GeneratedPlan code = generateCuda(plan, {.smCount = opts.smCount});
-  std::vector<std::pair<std::string, std::string>> headers;
-  for (const KernelHeader& h : kernelLibraryHeaders()) headers.emplace_back(h.name, h.source);
-  std::vector<ExportFile> files = cudaExportFiles(plan, code, headers, opts.arch);
-  writeExport(opts.out, files);
+  const backend::KernelExportSummary summary =
+      backend::exportKernels(plan, opts.out, {.arch = opts.arch, .smCount = opts.smCount});
   fmt::print("exported the {} plan of '{}' to {}: {} kernels, {} launches, {} files\n", opts.strategy,
-             session.graph().name, opts.out, plan.kernels.size(), code.launches.size(), files.size());
+             session.graph().name, opts.out, plan.kernels.size(), summary.launches, summary.files);
   fmt::print("build it with: cmake -S {0} -B {0}/build && cmake --build {0}/build\n", opts.out);
   return 0;
 }

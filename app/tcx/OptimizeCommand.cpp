@@ -2,8 +2,9 @@
 #include "Commands.h"
 #include "EdgeConstraintOptions.h"
 #include "Format.h"
-#include "GpuBackend.h"
 #include "ModelOptions.h"
+
+#include "backend/GpuBackend.h"
 
 #include "cost/GpuPreset.h"
 #include "pipeline/VtcSession.h"
@@ -140,9 +141,9 @@ int optimize(const OptimizeOptions& opts) {
   const PlanOptions planOptions{.donateInputs = !opts.noDonate};
   VtcSession session(opts.model.load(), *preset, planOptions);
   std::unique_ptr<SavingOracle> oracle;
-  if (opts.oracle == "profile") oracle = makeProfileOracle(session, planOptions);
+  if (opts.oracle == "profile") oracle = backend::makeProfileOracle(session, planOptions);
   session.select(opts.constraints, oracle.get());
-  if (oracle) measureSession(session, 20);
+  if (oracle) backend::measureSession(session, 20);
   if (!opts.report.empty()) writeVtcReport(opts.report, session, {opts.model.path, opts.commandLine});
   if (opts.json) {
     nlohmann::json j = summaryJson(session);

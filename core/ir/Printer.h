@@ -1,5 +1,5 @@
 #pragma once
-// Human-readable text and Graphviz DOT renderings of a Graph.
+// A human-readable text rendering of a Graph (DOT views: core/view).
 
 #include <iosfwd>
 #include <string>
@@ -12,9 +12,5 @@ class Graph;
 //   %k = Reshape(%kv : bf16[16,1024], %shape : i64[4]) {allowzero=0} : bf16[16,8,1,128]
 void printGraph(const Graph& graph, std::ostream& os);
 std::string graphToString(const Graph& graph);
-
-// A DOT digraph: ops as boxes (data-movement ops highlighted), tensors on
-// the edges, graph inputs and outputs as ellipses.
-void writeDot(const Graph& graph, std::ostream& os);
 
 } // namespace tcx

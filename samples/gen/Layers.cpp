@@ -32,6 +32,16 @@ Value* conv2d(GraphBuilder& b, const std::string& scope, Value* x, Value* w, int
               scope + "/Conv");
 }
 
+Value* rmsNorm(GraphBuilder& b, const std::string& scope, Value* x, Value* gamma, double epsilon) {
+  DType dtype = x->type().dtype;
+  Value* sq = b.op("Pow", {x, scalar(b, scope + "/Pow_exponent", dtype, 2.0)}, {}, scope + "/Pow");
+  Value* ms = b.op("ReduceMean", {sq, b.ints(scope + "/ReduceMean_axes", {-1})}, attrs({{"keepdims", 1}}), scope + "/ReduceMean");
+  ms = b.op("Add", {ms, scalar(b, scope + "/eps", dtype, epsilon)}, {}, scope + "/Add");
+  Value* rms = b.op("Sqrt", {ms}, {}, scope + "/Sqrt");
+  Value* normed = b.op("Div", {x, rms}, {}, scope + "/Div");
+  return b.op("Mul", {normed, gamma}, {}, scope + "/Mul");
+}
+
 Value* softmaxInFloat(GraphBuilder& b, const std::string& scope, Value* x) {
   DType dtype = x->type().dtype;
   if (dtype == DType::F32) return b.op("Softmax", {x}, attrs({{"axis", -1}}), scope + "/Softmax");

@@ -18,6 +18,8 @@ Value* transpose(GraphBuilder& b, const std::string& scope, Value* x, std::vecto
 Value* silu(GraphBuilder& b, const std::string& scope, Value* x);
 // Conv2d without bias, square kernel, stride 1, "same" padding.
 Value* conv2d(GraphBuilder& b, const std::string& scope, Value* x, Value* w, int64_t kernel, int64_t groups = 1);
+// RMSNorm over the last axis, scaled by `gamma`.
+Value* rmsNorm(GraphBuilder& b, const std::string& scope, Value* x, Value* gamma, double epsilon);
 // x.float() -> softmax(-1) -> back to x's dtype, as LLM exports do it.
 Value* softmaxInFloat(GraphBuilder& b, const std::string& scope, Value* x);
 // Replicates KV heads for grouped-query attention: [B,S,KV,D] ->

@@ -58,16 +58,10 @@ Graph buildGatedMlp(const GatedMlpConfig& c) {
 
 Graph buildRmsNormMatmul(const RmsNormMatmulConfig& c) {
   GraphBuilder b("rmsnorm_matmul");
-  const std::string m = "/norm";
   Value* x = b.input("x", c.dtype, {c.tokens, c.in});
   Value* gamma = b.input("norm.weight", c.dtype, {c.in});
   Value* w = b.input("w", c.dtype, {c.in, c.out});
-  Value* sq = b.op("Pow", {x, scalar(b, m + "/Pow_exponent", c.dtype, 2.0)}, {}, m + "/Pow");
-  Value* ms = b.op("ReduceMean", {sq, b.ints(m + "/ReduceMean_axes", {-1})}, attrs({{"keepdims", 1}}), m + "/ReduceMean");
-  ms = b.op("Add", {ms, scalar(b, m + "/eps", c.dtype, c.epsilon)}, {}, m + "/Add");
-  Value* rms = b.op("Sqrt", {ms}, {}, m + "/Sqrt");
-  Value* normed = b.op("Div", {x, rms}, {}, m + "/Div");
-  normed = b.op("Mul", {normed, gamma}, {}, m + "/Mul");
+  Value* normed = rmsNorm(b, "/norm", x, gamma, c.epsilon);
   b.output(b.op("MatMul", {normed, w}, {}, "/proj/MatMul"));
   return b.finish();
 }

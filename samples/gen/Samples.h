@@ -21,6 +21,12 @@ struct LlamaDecodeConfig {
   // Without it the graph ends at the attention output, the subgraph the
   // PyTorch baselines (shared/bench/torch_baselines.py) measure.
   bool outputProjection = true;
+  // More than one: whole decoder layers (RMSNorm, attention, gated MLP,
+  // residuals) named /model/layers.N/... like PyTorch's export, each with
+  // its own weights and caches, then the final norm; about 47 ops a layer,
+  // so 22 layers make a 1,000-op model for the explorer's timing.
+  int layers = 1;
+  int64_t intermediate = 14336; // MLP width, with layers > 1
 };
 Graph buildLlama3Decode(const LlamaDecodeConfig& c = {});
 

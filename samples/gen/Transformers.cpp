@@ -10,18 +10,18 @@ namespace {
 
 // The decode step's common front: fused QKV projection, Split, per-head
 // Reshapes and the functional cache update at the last position (ScatterND
-// with [b, pos] indices), then the Slice of the cache up to pos + 1.
+// with [b, pos] indices), then the Slice of the cache up to pos + 1. Its
+// weights and caches are named `prefix` + "w_qkv" and so on.
 struct DecodeFront {
   Value *q, *keys, *values, *kCacheOut, *vCacheOut;
 };
 
-DecodeFront buildDecodeFront(GraphBuilder& b, Value* x, int64_t batch, int64_t context, int64_t hidden, int64_t heads,
-                             int64_t kvHeads, int64_t headDim, DType dtype) {
-  const std::string attn = "/model/layers.0/self_attn";
+DecodeFront buildDecodeFront(GraphBuilder& b, const std::string& attn, const std::string& prefix, Value* x, int64_t batch,
+                             int64_t context, int64_t hidden, int64_t heads, int64_t kvHeads, int64_t headDim, DType dtype) {
   int64_t qDim = heads * headDim, kvDim = kvHeads * headDim;
-  Value* wqkv = b.input("w_qkv", dtype, {hidden, qDim + 2 * kvDim});
-  Value* kCache = b.input("k_cache", dtype, {batch, context, kvHeads, headDim});
-  Value* vCache = b.input("v_cache", dtype, {batch, context, kvHeads, headDim});
+  Value* wqkv = b.input(prefix + "w_qkv", dtype, {hidden, qDim + 2 * kvDim});
+  Value* kCache = b.input(prefix + "k_cache", dtype, {batch, context, kvHeads, headDim});
+  Value* vCache = b.input(prefix + "v_cache", dtype, {batch, context, kvHeads, headDim});
 
   Value* qkv = b.op("MatMul", {x, wqkv}, {}, attn + "/qkv_proj/MatMul");
   std::vector<Value*> parts =
@@ -47,14 +47,15 @@ DecodeFront buildDecodeFront(GraphBuilder& b, Value* x, int64_t batch, int64_t c
   return {q, keys, values, kOut, vOut};
 }
 
-} // namespace
+// One Llama self-attention block at decode, scoped `attn` ("/model/layers.N/self_attn").
+struct LlamaAttention {
+  Value *out, *kCacheOut, *vCacheOut;
+};
 
-Graph buildLlama3Decode(const LlamaDecodeConfig& c) {
-  GraphBuilder b(c.outputProjection ? "llama3_8b_decode" : "llama3_8b_decode_attention");
-  const std::string attn = "/model/layers.0/self_attn";
-  Value* x = b.input("x", c.dtype, {c.batch, 1, c.hidden});
-  DecodeFront f = buildDecodeFront(b, x, c.batch, c.context, c.hidden, c.heads, c.kvHeads, c.headDim, c.dtype);
-  Value* wo = c.outputProjection ? b.input("w_o", c.dtype, {c.heads * c.headDim, c.hidden}) : nullptr;
+LlamaAttention buildLlamaAttention(GraphBuilder& b, const LlamaDecodeConfig& c, const std::string& attn,
+                                   const std::string& prefix, Value* x) {
+  DecodeFront f = buildDecodeFront(b, attn, prefix, x, c.batch, c.context, c.hidden, c.heads, c.kvHeads, c.headDim, c.dtype);
+  Value* wo = c.outputProjection ? b.input(prefix + "w_o", c.dtype, {c.heads * c.headDim, c.hidden}) : nullptr;
 
   Value* q = transpose(b, attn + "/q", f.q, {0, 2, 1, 3});         // [B,H,1,D]
   Value* kT = transpose(b, attn + "/k", f.keys, {0, 2, 3, 1});     // [B,H,D,S]
@@ -65,9 +66,50 @@ Graph buildLlama3Decode(const LlamaDecodeConfig& c) {
   Value* out = b.op("MatMul", {probs, v}, {}, attn + "/MatMul_1"); // [B,H,1,D]
   out = transpose(b, attn + "/o", out, {0, 2, 1, 3});
   out = reshape(b, attn + "/o", out, {c.batch, 1, c.heads * c.headDim});
-  b.output(wo ? b.op("MatMul", {out, wo}, {}, attn + "/o_proj/MatMul") : out);
-  b.output(f.kCacheOut);
-  b.output(f.vCacheOut);
+  return {wo ? b.op("MatMul", {out, wo}, {}, attn + "/o_proj/MatMul") : out, f.kCacheOut, f.vCacheOut};
+}
+
+// A whole decoder layer as PyTorch exports it: RMSNorm, attention, residual,
+// RMSNorm, gated SiLU MLP, residual; the layer's caches become outputs.
+Value* buildLlamaLayer(GraphBuilder& b, const LlamaDecodeConfig& c, int layer, Value* x) {
+  const std::string scope = "/model/layers." + std::to_string(layer);
+  const std::string prefix = "layers." + std::to_string(layer) + ".";
+  constexpr double kEpsilon = 1e-5;
+  Value* inputNorm = b.input(prefix + "input_layernorm.weight", c.dtype, {c.hidden});
+  Value* h = rmsNorm(b, scope + "/input_layernorm", x, inputNorm, kEpsilon);
+  LlamaAttention a = buildLlamaAttention(b, c, scope + "/self_attn", prefix, h);
+  b.output(a.kCacheOut);
+  b.output(a.vCacheOut);
+  x = b.op("Add", {x, a.out}, {}, scope + "/Add");
+
+  Value* postNorm = b.input(prefix + "post_attention_layernorm.weight", c.dtype, {c.hidden});
+  Value* wGate = b.input(prefix + "mlp.gate_proj.weight", c.dtype, {c.hidden, c.intermediate});
+  Value* wUp = b.input(prefix + "mlp.up_proj.weight", c.dtype, {c.hidden, c.intermediate});
+  Value* wDown = b.input(prefix + "mlp.down_proj.weight", c.dtype, {c.intermediate, c.hidden});
+  const std::string mlp = scope + "/mlp";
+  h = rmsNorm(b, scope + "/post_attention_layernorm", x, postNorm, kEpsilon);
+  Value* gate = silu(b, mlp + "/act_fn", b.op("MatMul", {h, wGate}, {}, mlp + "/gate_proj/MatMul"));
+  Value* up = b.op("MatMul", {h, wUp}, {}, mlp + "/up_proj/MatMul");
+  Value* down = b.op("MatMul", {b.op("Mul", {gate, up}, {}, mlp + "/Mul"), wDown}, {}, mlp + "/down_proj/MatMul");
+  return b.op("Add", {x, down}, {}, scope + "/Add_1");
+}
+
+} // namespace
+
+Graph buildLlama3Decode(const LlamaDecodeConfig& c) {
+  if (c.layers > 1) {
+    GraphBuilder b("llama3_8b_decode_" + std::to_string(c.layers) + "_layers");
+    Value* x = b.input("x", c.dtype, {c.batch, 1, c.hidden});
+    for (int layer = 0; layer < c.layers; ++layer) x = buildLlamaLayer(b, c, layer, x);
+    b.output(rmsNorm(b, "/model/norm", x, b.input("norm.weight", c.dtype, {c.hidden}), 1e-5));
+    return b.finish();
+  }
+  GraphBuilder b(c.outputProjection ? "llama3_8b_decode" : "llama3_8b_decode_attention");
+  Value* x = b.input("x", c.dtype, {c.batch, 1, c.hidden});
+  LlamaAttention a = buildLlamaAttention(b, c, "/model/layers.0/self_attn", "", x);
+  b.output(a.out);
+  b.output(a.kCacheOut);
+  b.output(a.vCacheOut);
   return b.finish();
 }
 
@@ -77,7 +119,7 @@ Graph buildGemma2Decode(const GemmaDecodeConfig& c) {
   Value* x = b.input("x", c.dtype, {c.batch, 1, c.hidden});
   // The sliding-window (local) or causal (global) mask, added to the scores.
   Value* mask = b.input("attention_mask", DType::F32, {c.batch, 1, 1, c.context});
-  DecodeFront f = buildDecodeFront(b, x, c.batch, c.context, c.hidden, c.heads, c.kvHeads, c.headDim, c.dtype);
+  DecodeFront f = buildDecodeFront(b, attn, "", x, c.batch, c.context, c.hidden, c.heads, c.kvHeads, c.headDim, c.dtype);
   Value* wo = b.input("w_o", c.dtype, {c.heads * c.headDim, c.hidden});
 
   Value* q = transpose(b, attn + "/q", f.q, {0, 2, 1, 3});

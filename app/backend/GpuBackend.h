@@ -1,0 +1,102 @@
+#pragma once
+// The GPU backend (profiler/) as both front ends use it: `tcx profile`,
+// `tcx optimize --oracle profile` and the explorer's measured mode. Nothing
+// here names a CUDA type, so callers build the same with or without the
+// toolkit; without it (GpuBackendUnavailable.cpp) every entry that would run
+// on the GPU raises Unsupported with the reason, and gpuStatus() says it.
+
+#include "exec/ReferenceExecutor.h"
+#include "pipeline/VtcSession.h"
+#include "support/Progress.h"
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tcx::backend {
+
+// Whether plans can run here: the device (available), or why not
+// ("no CUDA device: ...", "this build has no CUDA toolkit ...").
+struct GpuStatus {
+  bool available = false;
+  std::string name;     // "NVIDIA H100 80GB HBM3"; empty when unavailable
+  std::string describe; // the device, clocks, driver and runtime; or the reason
+};
+GpuStatus gpuStatus();
+// Raises Unsupported with gpuStatus().describe when no device is available.
+void requireGpu();
+
+// VTC Algorithm 2's oracle on the GPU: every strategy timed.
+std::unique_ptr<SavingOracle> makeProfileOracle(const VtcSession& session, PlanOptions options);
+
+// One plan kernel's time: the sum of its launches' medians.
+struct KernelTime {
+  std::string name;
+  bool dataMovement = false;
+  int launches = 0;
+  double us = 0;
+};
+
+struct PlanProfile {
+  std::string label;
+  std::vector<KernelTime> kernels;
+  double totalUs = 0; // first kernel's start to last kernel's end, median
+  double dataMovementUs = 0, computeUs = 0;
+  double compileMs = 0;
+  int64_t extraBytes = 0; // device memory beyond inputs and donated outputs: outputs, intermediates, workspaces
+  std::string timingSource;
+  std::string check = "not checked";
+  PlanLatency latency; // per plan kernel, for the session and the report
+};
+
+struct ProfileSettings {
+  int repetitions = 50;
+  // Also write a Chrome/Perfetto trace of the last timed run here, titled so.
+  std::string tracePath, traceTitle;
+};
+
+// Compiles and times plans on device 0; one NVRTC compiler (and its cache)
+// serves every plan it profiles.
+class PlanProfiler {
+public:
+  PlanProfiler(); // raises Unsupported without a device
+  ~PlanProfiler();
+  PlanProfiler(const PlanProfiler&) = delete;
+  PlanProfiler& operator=(const PlanProfiler&) = delete;
+
+  // Times `plan` on `inputs`; with a `reference`, first checks its outputs
+  // against it. `estimates` gives the per-kernel bytes and flops.
+  PlanProfile profile(const std::string& label, const ExecPlan& plan, const PlanLatency& estimates,
+                      const std::map<std::string, Tensor>& inputs, const ExecutionResult* reference,
+                      const ProfileSettings& settings);
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Both plans' latencies as measured on one GPU.
+struct MeasuredLatency {
+  PlanLatency baseline, optimized;
+  std::string device;
+};
+
+struct MeasureControl {
+  int repetitions = 20;
+  // Checked between the steps (compiling and timing each plan): set it from
+  // another thread to stop early.
+  const std::atomic<bool>* cancel = nullptr;
+  ProgressFn progress;
+};
+
+// Times both plans of `session`, reading it only, so the explorer can run
+// it off the UI thread while the session stays unchanged; nullopt when
+// cancelled.
+std::optional<MeasuredLatency> measurePlans(const VtcSession& session, const MeasureControl& control);
+// measurePlans, recorded in the session.
+void measureSession(VtcSession& session, int repetitions);
+
+} // namespace tcx::backend

@@ -1,0 +1,15 @@
+#pragma once
+// The graph views' latency heat overlay: each plan kernel's share of the
+// slowest kernel's time (0..1), on the kernel and on every op it runs, so
+// both a collapsed kernel group and an expanded op are shaded.
+
+#include "pipeline/VtcSession.h"
+#include "view/ItemRef.h"
+
+#include <map>
+
+namespace tcx::viz {
+
+std::map<view::ItemRef, double> kernelHeat(const ExecPlan& plan, const PlanLatency& latency);
+
+} // namespace tcx::viz
