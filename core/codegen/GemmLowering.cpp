@@ -4,9 +4,12 @@
 #include "codegen/EpilogueCode.h"
 #include "codegen/StridedView.h"
 
+#include "ops/nn/Window.h"
 #include "tcx/launch.h"
 
+#include <cstdlib>
 #include <fmt/format.h>
+#include <limits>
 
 namespace tcx {
 
@@ -114,6 +117,23 @@ std::optional<GemmMatch> matchMatMul(ValueCode& values) {
   return match;
 }
 
+// The epilogue's index of a convolution output (image, channel, spatial...)
+// from (batch, m, n) = (image, output channel, flattened spatial position).
+std::string convOutIndex(const Shape& ys) {
+  std::string code = "    const Index x0 = batch, x1 = m;\n    Index p = n;\n";
+  for (size_t d = ys.size() - 1; d >= 2; --d) {
+    code += fmt::format("    const Index x{} = p % {};\n", d, ys[d]);
+    if (d > 2) code += fmt::format("    p /= {};\n", ys[d]);
+  }
+  return code;
+}
+
+// The accumulator plus the convolution's bias, if it has one.
+std::string convAcc(ValueCode& values, const Node& conv) {
+  if (conv.numInputs() > 2 && conv.input(2)) return "acc + " + values.call(conv.input(2), {"x1"});
+  return "acc";
+}
+
 // A pointwise convolution (1x1 kernel, unit strides, no padding, one group)
 // is a GEMM per image: out[img][oc][p] = sum_c W[oc][c] * X[img][c][p] over
 // the flattened spatial positions p.
@@ -152,55 +172,102 @@ std::optional<GemmMatch> matchPointwiseConv(ValueCode& values) {
   problem.bStrides[0] = xv->strides[0];
   problem.bStrides[1] = xv->strides[1];
   problem.bStrides[2] = *positionStride;
-  match.outIndex = "    const Index x0 = batch, x1 = m;\n    Index p = n;\n";
-  for (size_t d = ys.size() - 1; d >= 2; --d) {
-    match.outIndex += fmt::format("    const Index x{} = p % {};\n", d, ys[d]);
-    if (d > 2) match.outIndex += fmt::format("    p /= {};\n", ys[d]);
-  }
-  if (conv.numInputs() > 2 && conv.input(2)) match.acc = "acc + " + values.call(conv.input(2), {"x1"});
+  match.outIndex = convOutIndex(ys);
+  match.acc = convAcc(values, conv);
   return match;
 }
 
-} // namespace
+// Whether `view`'s offsets over `shape` (without its leading dimension when
+// `perImage`) fit an int, as the convolution kernel computes them.
+bool offsetsFitInt(const StridedView& view, const Shape& shape, bool perImage) {
+  int64_t span = 0;
+  for (size_t d = perImage ? 1 : 0; d < shape.size(); ++d) span += (shape[d] - 1) * std::abs(view.strides[d]);
+  return span < std::numeric_limits<int>::max();
+}
 
-bool emitLibraryGemm(ValueCode& values, const CodegenTarget& target) {
+// A convolution as conv_implicit_gemm sees it: 2-D, one group, x and w
+// strided views.
+struct ConvMatch {
+  ConvParams params = {};
+  StridedView x, w;
+  std::string outIndex;
+  std::string acc;
+};
+
+std::optional<ConvMatch> matchConv(ValueCode& values) {
   const PlanKernel& k = values.kernel();
-  const FusedKernel& fused = *k.fused;
-  const Node& mm = *fused.anchor;
-  std::optional<GemmMatch> match = matchMatMul(values);
-  if (!match) match = matchPointwiseConv(values);
-  if (!match) return false;
-  const Value* c = mm.output(0);
-  for (const Value* v : mm.inputs())
-    if (v && v->type().dtype != c->type().dtype) return false;
-  std::optional<ElemType> type = elemType(c->type().dtype);
-  if (!type) return false;
-  GemmProblem problem = match->problem;
-  problem.type = *type;
-  const int elem = elemBytes(*type);
-  problem.aAligned16 = match->a.offset * elem % 16 == 0;
-  problem.bAligned16 = match->b.offset * elem % 16 == 0;
-  const StridedView *av = &match->a, *bv = &match->b;
+  const Node& conv = *k.fused->anchor;
+  if (k.fused->kind != KernelKind::Conv || conv.opType() != "Conv") return std::nullopt;
+  const Value *x = conv.input(0), *w = conv.input(1), *y = conv.output(0);
+  const Shape &xs = x->type().shape, &ws = w->type().shape, &ys = y->type().shape;
+  if (xs.size() != 4 || ws.size() != 4 || ys.size() != 4 || conv.attrs().getInt("group", 1) != 1) return std::nullopt;
+  const nn::WindowAttrs window = nn::readWindowAttrs(conv.attrs(), 2, {ws[2], ws[3]});
+  const nn::WindowPlacement placement = nn::placeWindow(window, {xs[2], xs[3]});
+  const TensorAccess *xAccess = inputAccess(k, x), *wAccess = inputAccess(k, w);
+  if (!xAccess || !wAccess) return std::nullopt;
+  std::optional<StridedView> xv = stridedView(*xAccess), wv = stridedView(*wAccess);
+  if (!xv || !wv || !offsetsFitInt(*xv, xs, true) || !offsetsFitInt(*wv, ws, false)) return std::nullopt;
+  ConvMatch match{.x = *xv, .w = *wv, .outIndex = convOutIndex(ys), .acc = convAcc(values, conv)};
+  ConvParams& p = match.params;
+  for (int d = 0; d < 4; ++d) {
+    p.xStride[d] = xv->strides[d];
+    p.wStride[d] = wv->strides[d];
+  }
+  auto narrow = [](int64_t v) { return static_cast<int>(v); };
+  p.batch = narrow(xs[0]), p.cin = narrow(xs[1]), p.h = narrow(xs[2]), p.width = narrow(xs[3]);
+  p.cout = narrow(ys[1]), p.oh = narrow(ys[2]), p.ow = narrow(ys[3]), p.kh = narrow(ws[2]), p.kw = narrow(ws[3]);
+  p.strideH = narrow(window.strides[0]), p.strideW = narrow(window.strides[1]);
+  p.padH = narrow(placement.padsBegin[0]), p.padW = narrow(placement.padsBegin[1]);
+  p.dilationH = narrow(window.dilations[0]), p.dilationW = narrow(window.dilations[1]);
+  // A pointwise convolution over a dense image is the same convolution over a 1 x (h * w) image,
+  // whose output rows the kernel tiles without ragged edges and copies as long contiguous runs.
+  const bool pointwise = p.kh == 1 && p.kw == 1 && p.strideH == 1 && p.strideW == 1 && p.padH == 0 && p.padW == 0 &&
+                         p.oh == p.h && p.ow == p.width;
+  if (pointwise && p.xStride[2] == p.width * p.xStride[3]) {
+    p.width = p.ow = p.h * p.width;
+    p.h = p.oh = 1;
+    p.xStride[2] = 0;
+  }
+  return match;
+}
 
+// The functor that applies the kernel's element-wise chain to the library
+// kernel's result at (batch, m, n) and stores every output; nullopt when the
+// rest of the fused kernel is not such a chain.
+std::optional<std::string> epilogueFunctor(ValueCode& values, const std::string& outIndex, const std::string& acc) {
+  const FusedKernel& fused = *values.kernel().fused;
+  const Value* result = fused.anchor->output(0);
   std::vector<const Node*> chain;
   for (const Node* node : fused.nodes)
-    if (node != &mm) chain.push_back(node);
-  std::optional<std::string> chainStatements = chainCode(values, c, match->acc, chain);
-  if (!chainStatements) return false;
-  std::optional<std::string> stores = storeCode(values, c, chain);
-  if (!stores) return false;
+    if (node != fused.anchor) chain.push_back(node);
+  std::optional<std::string> chainStatements = chainCode(values, result, acc, chain);
+  if (!chainStatements) return std::nullopt;
+  std::optional<std::string> stores = storeCode(values, result, chain);
+  if (!stores) return std::nullopt;
+  return fmt::format("struct {p}Epilogue {{\n  Buffers b;\n  __device__ __forceinline__ void operator()(int "
+                     "batch, int m, int n, float acc) const {{\n{d}{c}{s}  }}\n}};\n\n",
+                     fmt::arg("p", values.prefix()), fmt::arg("d", outIndex), fmt::arg("c", *chainStatements),
+                     fmt::arg("s", *stores));
+}
+
+bool emitGemm(ValueCode& values, const GemmMatch& match, ElemType type, const CodegenTarget& target) {
+  GemmProblem problem = match.problem;
+  problem.type = type;
+  const int elem = elemBytes(type);
+  problem.aAligned16 = match.a.offset * elem % 16 == 0;
+  problem.bAligned16 = match.b.offset * elem % 16 == 0;
+  const StridedView *av = &match.a, *bv = &match.b;
+  std::optional<std::string> epilogue = epilogueFunctor(values, match.outIndex, match.acc);
+  if (!epilogue) return false;
 
   const GemmPlan plan = planGemm(problem, target.smCount);
   ModuleBuilder& module = values.module();
   const std::string prefix = values.prefix();
-  module.append(fmt::format("struct {p}Epilogue {{\n  Buffers b;\n  __device__ __forceinline__ void operator()(int "
-                            "batch, int m, int n, float acc) const {{\n{d}{c}{s}  }}\n}};\n\n",
-                            fmt::arg("p", prefix), fmt::arg("d", match->outIndex), fmt::arg("c", *chainStatements),
-                            fmt::arg("s", *stores)));
+  module.append(*epilogue);
 
   int workspace = plan.workspaceBytes ? module.addScratch(static_cast<int64_t>(plan.workspaceBytes), true) : -1;
   const GemmParams& p = plan.params;
-  const char* t = cudaTypeName(*type).data();
+  const char* t = cudaTypeName(type).data();
   const bool smallM = plan.kernel == GemmKernel::SmallM;
   std::string bounds = smallM ? fmt::format("tcx::kSmallMThreads, tcx::smallMMinBlocks({})", plan.mTiles)
                               : "tcx::kTiledThreads, tcx::kTiledMinBlocks";
@@ -224,6 +291,63 @@ bool emitLibraryGemm(ValueCode& values, const CodegenTarget& target) {
   module.addLaunch(values.planKernelIndex(), prefix + "gemm", plan.launch.grid, plan.launch.block,
                    plan.launch.sharedBytes, fmt::format("gemm {}x{}x{} (batch {})", p.m, p.n, p.k, p.batch));
   return true;
+}
+
+bool emitConv(ValueCode& values, const ConvMatch& match, ElemType type) {
+  std::optional<std::string> epilogue = epilogueFunctor(values, match.outIndex, match.acc);
+  if (!epilogue) return false;
+  ModuleBuilder& module = values.module();
+  const std::string prefix = values.prefix();
+  module.append(*epilogue);
+  const int elem = elemBytes(type);
+  const ConvPlan plan = planConv(match.params, type, match.x.offset * elem % 16 == 0, match.w.offset * elem % 16 == 0);
+  const ConvParams& p = plan.params;
+  module.append(fmt::format(
+      "extern \"C\" __global__ void __launch_bounds__(tcx::kConvThreads, tcx::kConvMinBlocks) {p}conv(Buffers b) {{\n"
+      "  tcx::ConvParams p;\n"
+      "  p.x = static_cast<const {t}*>(b.p[{xb}]) + {xo};\n"
+      "  p.xStride[0] = {x0};\n  p.xStride[1] = {x1};\n  p.xStride[2] = {x2};\n  p.xStride[3] = {x3};\n"
+      "  p.w = static_cast<const {t}*>(b.p[{wb}]) + {wo};\n"
+      "  p.wStride[0] = {w0};\n  p.wStride[1] = {w1};\n  p.wStride[2] = {w2};\n  p.wStride[3] = {w3};\n"
+      "  p.batch = {batch};\n  p.cin = {cin};\n  p.h = {h};\n  p.width = {width};\n"
+      "  p.cout = {cout};\n  p.oh = {oh};\n  p.ow = {ow};\n  p.kh = {kh};\n  p.kw = {kw};\n"
+      "  p.strideH = {sh};\n  p.strideW = {sw};\n  p.padH = {ph};\n  p.padW = {pw};\n"
+      "  p.dilationH = {dh};\n  p.dilationW = {dw};\n  p.vectorX = {vx};\n  p.vectorW = {vw};\n"
+      "  tcx::conv_implicit_gemm_body<{t}, {staged}>(p, {p}Epilogue{{b}});\n}}\n\n",
+      fmt::arg("p", prefix), fmt::arg("t", cudaTypeName(type)), fmt::arg("xb", match.x.buffer),
+      fmt::arg("xo", match.x.offset), fmt::arg("x0", p.xStride[0]), fmt::arg("x1", p.xStride[1]),
+      fmt::arg("x2", p.xStride[2]), fmt::arg("x3", p.xStride[3]), fmt::arg("wb", match.w.buffer),
+      fmt::arg("wo", match.w.offset), fmt::arg("w0", p.wStride[0]), fmt::arg("w1", p.wStride[1]),
+      fmt::arg("w2", p.wStride[2]), fmt::arg("w3", p.wStride[3]), fmt::arg("batch", p.batch), fmt::arg("cin", p.cin),
+      fmt::arg("h", p.h), fmt::arg("width", p.width), fmt::arg("cout", p.cout), fmt::arg("oh", p.oh),
+      fmt::arg("ow", p.ow), fmt::arg("kh", p.kh), fmt::arg("kw", p.kw), fmt::arg("sh", p.strideH),
+      fmt::arg("sw", p.strideW), fmt::arg("ph", p.padH), fmt::arg("pw", p.padW), fmt::arg("dh", p.dilationH),
+      fmt::arg("dw", p.dilationW), fmt::arg("vx", p.vectorX), fmt::arg("vw", p.vectorW),
+      fmt::arg("staged", plan.staged)));
+  module.addLaunch(values.planKernelIndex(), prefix + "conv", plan.launch.grid, plan.launch.block,
+                   plan.launch.sharedBytes,
+                   fmt::format("conv {}x{} {}->{} on {}x{}x{} (implicit GEMM, {})", p.kh, p.kw, p.cin, p.cout, p.batch,
+                               p.h, p.width, plan.staged ? "staged" : "gathered"));
+  return true;
+}
+
+} // namespace
+
+bool emitLibraryGemm(ValueCode& values, const CodegenTarget& target) {
+  const Node& anchor = *values.kernel().fused->anchor;
+  const Value* result = anchor.output(0);
+  for (const Value* v : anchor.inputs())
+    if (v && v->type().dtype != result->type().dtype) return false;
+  std::optional<ElemType> type = elemType(result->type().dtype);
+  if (!type) return false;
+  std::optional<GemmMatch> gemm = matchMatMul(values);
+  // Float convolutions, pointwise ones included, take conv_implicit_gemm's
+  // tf32 tensor cores, as cuDNN does by default; gemm_tiled computes float in
+  // fp32 on the CUDA cores, which MatMuls keep (PyTorch's default as well).
+  if (!gemm && *type != ElemType::F32) gemm = matchPointwiseConv(values);
+  if (gemm) return emitGemm(values, *gemm, *type, target);
+  std::optional<ConvMatch> conv = matchConv(values);
+  return conv && emitConv(values, *conv, *type);
 }
 
 } // namespace tcx

@@ -20,6 +20,12 @@ size_t countLaunches(const GeneratedPlan& g, const std::string& prefix) {
   return n;
 }
 
+size_t countOccurrences(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
 } // namespace
 
 TEST_CASE("llama decode: the optimized plan's kernels read the caches through mapping functions", "[codegen]") {
@@ -85,7 +91,7 @@ TEST_CASE("every sample's plans generate CUDA", "[codegen]") {
   }
 }
 
-TEST_CASE("library kernels take the GEMMs, the attention and pointwise convolutions", "[codegen]") {
+TEST_CASE("library kernels take the GEMMs, the attention and the convolutions", "[codegen]") {
   VtcSession llama(samples::buildLlama3Decode({2, 80, 256, 4, 2, 64, DType::BF16}), defaultGpuPreset());
   llama.select(EdgeConstraintSpecs{});
   GeneratedPlan code = generateCuda(llama.optimizedPlan());
@@ -99,6 +105,17 @@ TEST_CASE("library kernels take the GEMMs, the attention and pointwise convoluti
   VtcSession yolo(samples::buildYolov11C3k2({2, 8, 6}), defaultGpuPreset());
   yolo.select(EdgeConstraintSpecs{});
   GeneratedPlan conv = generateCuda(yolo.optimizedPlan());
-  CHECK(countLaunches(conv, "gemm") == 2); // cv1 and cv2 are 1x1
-  CHECK(countLaunches(conv, "stage") == 1); // the bottleneck's 3x3 convolution
+  // cv1, cv2 (1x1) and the bottleneck's 3x3 on tf32 tensor cores, its SiLU and residual Add in the epilogue.
+  CHECK(countLaunches(conv, "conv") == 3);
+  CHECK(conv.launches.size() == 3);
+  // All three float convolutions stage their inputs with cp.async; the pointwise ones over a flattened image.
+  CHECK(countOccurrences(conv.source, "conv_implicit_gemm_body<float, true>") == 3);
+  CHECK(countOccurrences(conv.source, "p.h = 1;") == 2);
+
+  // ShuffleNet's depthwise convolution (a group per channel) stays on the generic lowering.
+  VtcSession shuffle(samples::buildShufflenetV2Unit({2, 8, 5}), defaultGpuPreset());
+  shuffle.select(EdgeConstraintSpecs{});
+  GeneratedPlan grouped = generateCuda(shuffle.optimizedPlan());
+  CHECK(countLaunches(grouped, "conv") == 2);
+  CHECK(countLaunches(grouped, "stage") == 1);
 }

@@ -121,3 +121,59 @@ TEST_CASE("attention's rings fit shared memory", "[kernels][launch]") {
     }
   REQUIRE(attentionStages(128, 1) == 2);
 }
+
+namespace {
+
+// A dense NCHW convolution of 3 x 3 (pad 1) or 1 x 1 kernels.
+ConvParams denseConv(int batch, int cin, int size, int cout, int kernel) {
+  ConvParams p = {};
+  p.batch = batch, p.cin = cin, p.h = p.width = p.oh = p.ow = size, p.cout = cout;
+  p.kh = p.kw = kernel, p.strideH = p.strideW = p.dilationH = p.dilationW = 1, p.padH = p.padW = kernel / 2;
+  p.xStride[3] = 1, p.xStride[2] = size, p.xStride[1] = i64{size} * size, p.xStride[0] = i64{cin} * size * size;
+  p.wStride[3] = 1, p.wStride[2] = kernel, p.wStride[1] = i64{kernel} * kernel, p.wStride[0] = i64{cin} * kernel * kernel;
+  return p;
+}
+
+} // namespace
+
+TEST_CASE("float convolutions take the staged path with bank-conflict-free stages", "[kernels][launch]") {
+  const ConvPlan plan = planConv(denseConv(16, 64, 160, 64, 3), ElemType::F32, true, true);
+  REQUIRE(plan.staged);
+  CHECK(plan.params.vectorX == 1);
+  CHECK(plan.params.vectorW == 1);
+  const ConvHaloGeometry geo = convHaloGeometry(plan.params);
+  // 4 x 32 tiles cover 160 x 160 exactly; 8 channels of 3 x 3 taps a stage.
+  CHECK(geo.tileH == 4);
+  CHECK(geo.tileW == 32);
+  CHECK(geo.chunkC == 8);
+  CHECK(geo.haloRows == 6);
+  CHECK(plan.launch.grid[0] == 16u * 40 * 5);
+  CHECK(geo.channelFloats % 16 == 8);
+  CHECK(geo.weightPitch % 8 == 4);
+  CHECK((geo.lead + geo.pitch) % 4 == geo.lead % 4);
+  CHECK(plan.launch.sharedBytes <= kConvHaloMaxBytes);
+
+  // A flattened pointwise convolution: one row of 128 pixels a tile, 32 channels a stage.
+  ConvParams flat = denseConv(16, 64, 160, 128, 1);
+  flat.h = flat.oh = 1, flat.width = flat.ow = 160 * 160, flat.xStride[2] = 0;
+  flat.wStride[2] = flat.wStride[3] = 0; // as codegen's views give size-1 dimensions
+  const ConvPlan flatPlan = planConv(flat, ElemType::F32, true, true);
+  CHECK(flatPlan.params.vectorX == 1);
+  CHECK(flatPlan.params.vectorW == 1);
+  const ConvHaloGeometry pointwise = convHaloGeometry(flatPlan.params);
+  CHECK(pointwise.tileW == 128);
+  CHECK(pointwise.chunkC == 32);
+  CHECK(pointwise.lead == 0);
+}
+
+TEST_CASE("convolution views that are not dense copy element by element", "[kernels][launch]") {
+  ConvParams p = denseConv(3, 12, 20, 70, 3);
+  p.xStride[1] = 437; // a channel slice of an odd-sized image
+  const ConvPlan strided = planConv(p, ElemType::F32, true, true);
+  CHECK(strided.staged);
+  CHECK(strided.params.vectorX == 0);
+  CHECK(planConv(denseConv(3, 12, 20, 70, 3), ElemType::F32, false, true).params.vectorX == 0);
+  CHECK_FALSE(planConv(denseConv(3, 12, 20, 70, 3), ElemType::BF16, true, true).staged);
+  // Large kernels whose stages would not fit two blocks a multiprocessor gather.
+  CHECK_FALSE(planConv(denseConv(1, 3, 224, 64, 11), ElemType::F32, true, true).staged);
+}

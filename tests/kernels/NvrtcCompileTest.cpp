@@ -94,6 +94,29 @@ tiled_float(tcx::GemmParams p, Epilogue e) {
 )");
 }
 
+TEST_CASE("the convolution kernel compiles under NVRTC", "[kernels][nvrtc]") {
+  requireCompiles(R"(
+#include "tcx/conv_implicit_gemm.cuh"
+
+struct Epilogue {
+  float* y;
+  __device__ void operator()(int image, int cout, int pixel, float acc) const { y[(image * 64 + cout) * 100 + pixel] = acc; }
+};
+
+extern "C" __global__ void __launch_bounds__(tcx::kConvThreads, tcx::kConvMinBlocks)
+conv_float_staged(tcx::ConvParams p, Epilogue e) { tcx::conv_implicit_gemm_body<float, true>(p, e); }
+
+extern "C" __global__ void __launch_bounds__(tcx::kConvThreads, tcx::kConvMinBlocks)
+conv_float(tcx::ConvParams p, Epilogue e) { tcx::conv_implicit_gemm_body<float, false>(p, e); }
+
+extern "C" __global__ void __launch_bounds__(tcx::kConvThreads, tcx::kConvMinBlocks)
+conv_half(tcx::ConvParams p, Epilogue e) { tcx::conv_implicit_gemm_body<__half, false>(p, e); }
+
+extern "C" __global__ void __launch_bounds__(tcx::kConvThreads, tcx::kConvMinBlocks)
+conv_bf16(tcx::ConvParams p, Epilogue e) { tcx::conv_implicit_gemm_body<__nv_bfloat16, false>(p, e); }
+)");
+}
+
 TEST_CASE("attention kernels compile under NVRTC", "[kernels][nvrtc]") {
   requireCompiles(R"(
 #include "tcx/attention.cuh"

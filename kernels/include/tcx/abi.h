@@ -74,6 +74,37 @@ struct AttentionParams {
   float* workspace;
 };
 
+// A 2-D convolution (one group) in NCHW, read as an implicit GEMM: rows are the output pixels
+// (image, oh, ow), columns the output channels, K runs over (input channel, kernel row, kernel
+// col). x is read at (image, c, oh * strideH - padH + r * dilationH, ow * strideW - padW +
+// s * dilationW), zero outside the image; w at (cout, c, r, s). Strides in elements, any values.
+struct ConvParams {
+  const void* x;
+  i64 xStride[4]; // (image, c, h, w)
+  const void* w;
+  i64 wStride[4]; // (cout, c, r, s)
+  int batch;
+  int cin;
+  int h;
+  int width;
+  int cout;
+  int oh;
+  int ow;
+  int kh;
+  int kw;
+  int strideH;
+  int strideW;
+  int padH;
+  int padW;
+  int dilationH;
+  int dilationW;
+  // Nonzero where the staged path may copy x (w) 16 bytes at a time: w dense along K (c, r, s); x
+  // with unit column stride; either's other strides multiples of 4 and its base 16-byte aligned
+  // (planConv sets them).
+  int vectorX;
+  int vectorW;
+};
+
 // Block sizes and shared memory of each kernel. Codegen's wrappers take the thread counts (and
 // minimum blocks) as __launch_bounds__; launch.h computes the rest of each launch from them.
 
@@ -99,6 +130,69 @@ inline constexpr int kTiledK = 64;
 inline constexpr int kTiledStages = 3;
 TCX_HOST_DEVICE constexpr int tiledSharedBytes(int elemBytes) {
   return elemBytes == 4 ? 0 : kTiledStages * (kTiledM + kTiledN) * kTiledK * elemBytes;
+}
+
+// conv_implicit_gemm: 128 output pixels x 64 output channels a block, 128 bytes of K a step (32
+// float or 64 16-bit elements), two stages; 8 warps of 32 x 32. Shared rows are padded by 16
+// bytes so that ldmatrix's 8 rows fall on distinct banks.
+inline constexpr int kConvThreads = 256;
+inline constexpr int kConvMinBlocks = 2;
+inline constexpr int kConvTileM = 128;
+inline constexpr int kConvTileN = 64;
+inline constexpr int kConvRowBytes = 128 + 16;
+inline constexpr int kConvStageBytes = (kConvTileM + kConvTileN) * kConvRowBytes;
+inline constexpr int kConvSharedBytes = 2 * kConvStageBytes;
+
+// conv_implicit_gemm's staged path (float): a block computes tileH x tileW output pixels of one
+// image (tileH * tileW == kConvTileM) for kConvTileN output channels. A stage holds, for chunkC
+// input channels, the input window those pixels read (haloRows rows of `pitch` floats, the
+// window's first column at `lead` so that 16-byte copies stay aligned) and the weights of those
+// channels in their (c, r, s) order, weightPitch floats per output channel; kConvStages stages in
+// flight. The paddings make a warp's fragment loads hit 32 distinct banks: channelFloats is 8
+// modulo 16 (lanes t = 0..3 read channels t), weightPitch 4 modulo 8 (lanes g read channels g).
+inline constexpr int kConvStages = 3;
+inline constexpr int kConvHaloMaxBytes = 108 * 1024; // two blocks a multiprocessor
+struct ConvHaloGeometry {
+  int tileH;
+  int tileW;
+  int chunkC;
+  int haloRows;
+  int lead;
+  int pitch;
+  int channelFloats;
+  int weightPitch;
+  int stageFloats;
+};
+TCX_HOST_DEVICE constexpr int convRoundUp(int a, int b) { return (a + b - 1) / b * b; }
+TCX_HOST_DEVICE constexpr ConvHaloGeometry convHaloGeometry(const ConvParams& p) {
+  ConvHaloGeometry g = {};
+  // The tile width (8 to 128) that covers the output with the fewest pixels, the widest on ties
+  // (longer contiguous input rows).
+  long long best = -1;
+  for (int w = kConvTileM; w >= 8; w /= 2) {
+    const int h = kConvTileM / w;
+    const long long covered = 1LL * convRoundUp(p.oh, h) * convRoundUp(p.ow, w);
+    if (best < 0 || covered < best) {
+      best = covered;
+      g.tileW = w;
+      g.tileH = h;
+    }
+  }
+  // At least 32 of K a stage: 8 channels of a 3x3 kernel, 32 of a 1x1.
+  const int taps = p.kh * p.kw;
+  g.chunkC = convRoundUp((32 + taps - 1) / taps, 8);
+  g.haloRows = (g.tileH - 1) * p.strideH + (p.kh - 1) * p.dilationH + 1;
+  g.lead = (4 - p.padW % 4) % 4;
+  g.pitch = convRoundUp(g.lead + (g.tileW - 1) * p.strideW + (p.kw - 1) * p.dilationW + 1, 4);
+  g.channelFloats = convRoundUp(g.haloRows * g.pitch, 8);
+  if (g.channelFloats % 16 == 0)
+    g.channelFloats += 8;
+  g.weightPitch = convRoundUp(g.chunkC * taps, 8) + 4;
+  g.stageFloats = g.chunkC * g.channelFloats + kConvTileN * g.weightPitch;
+  return g;
+}
+TCX_HOST_DEVICE constexpr long long convHaloSharedBytes(const ConvParams& p) {
+  return 4LL * kConvStages * convHaloGeometry(p).stageFloats;
 }
 
 // Attention phase 1: kAttentionBlocksPerSm blocks of kAttentionWarps warps on each

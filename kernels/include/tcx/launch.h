@@ -14,6 +14,9 @@
 //   extern "C" __global__ void __launch_bounds__(tcx::kTiledThreads, tcx::kTiledMinBlocks)
 //   NAME(tcx::GemmParams p, EPILOGUE e) { tcx::gemm_tiled_body<T, A_ACCESS, B_ACCESS>(p, e); }
 //
+//   extern "C" __global__ void __launch_bounds__(tcx::kConvThreads, tcx::kConvMinBlocks)
+//   NAME(tcx::ConvParams p, EPILOGUE e) { tcx::conv_implicit_gemm_body<T, STAGED>(p, e); }
+//
 //   extern "C" __global__ void __launch_bounds__(tcx::kAttentionThreads)
 //   NAME(tcx::AttentionParams p, SCORE_OP s) { tcx::decode_attention_partial_body<T, D, RT>(p, s); }
 //
@@ -169,6 +172,43 @@ inline std::string gemmTemplateArgs(const GemmPlan& plan, std::string_view epilo
   s += ", ";
   s += epilogue;
   return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Convolution
+
+struct ConvPlan {
+  bool staged = false; // conv_implicit_gemm_body's Staged
+  LaunchConfig launch = {};
+  ConvParams params = {}; // the problem with vectorX and vectorW set
+};
+
+// The staged path for float where its stages fit two blocks a multiprocessor, else the gather
+// path. One block per output tile of kConvTileM pixels x kConvTileN channels, the channel tiles
+// of one pixel tile adjacent so that they read the same inputs while those sit in L2.
+// xAligned16 / wAligned16: the views' base pointers, offsets included, are 16-byte aligned.
+inline ConvPlan planConv(const ConvParams& problem, ElemType type, bool xAligned16, bool wAligned16) {
+  using namespace detail;
+  ConvPlan plan;
+  ConvParams& p = plan.params;
+  p = problem;
+  const i64* xs = p.xStride;
+  const i64* ws = p.wStride;
+  p.vectorX = xAligned16 && xs[3] == 1 && xs[2] % 4 == 0 && xs[1] % 4 == 0 && xs[0] % 4 == 0;
+  // Dense along K = (c, r, s); the stride of a dimension of size 1 never matters.
+  const bool wDense = (p.kw == 1 || ws[3] == 1) && (p.kh == 1 || ws[2] == p.kw) && (p.cin == 1 || ws[1] == i64{p.kh} * p.kw);
+  p.vectorW = wAligned16 && wDense && ws[0] % 4 == 0;
+  plan.staged = type == ElemType::F32 && convHaloSharedBytes(p) <= kConvHaloMaxBytes;
+  const i64 tilesN = ceilDiv(p.cout, kConvTileN);
+  if (plan.staged) {
+    const ConvHaloGeometry geo = convHaloGeometry(p);
+    const i64 tiles = i64{p.batch} * ceilDiv(p.oh, geo.tileH) * ceilDiv(p.ow, geo.tileW);
+    plan.launch = launch1d(tiles * tilesN, 1, 1, kConvThreads, convHaloSharedBytes(p));
+  } else {
+    const i64 pixels = i64{p.batch} * p.oh * p.ow;
+    plan.launch = launch1d(ceilDiv(pixels, kConvTileM) * tilesN, 1, 1, kConvThreads, kConvSharedBytes);
+  }
+  return plan;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 #ifndef TCX_MMA_CUH
 #define TCX_MMA_CUH
 // Warp-level tensor-core and asynchronous-copy primitives (sm_80 and later): mma.sync m16n8k16
-// with fp32 accumulation, ldmatrix and cp.async. Plain sm_80 instructions, so the same code runs
-// on Ampere and Hopper without the sm_90a target.
+// (f16/bf16) and m16n8k8 (tf32) with fp32 accumulation, ldmatrix and cp.async. Plain sm_80
+// instructions, so the same code runs on Ampere and Hopper without the sm_90a target.
 //
 // Fragment layout of m16n8k16 (g = lane / 4, t = lane % 4), each register two 16-bit elements,
 // the lower column (A, C) or row (B) in the low half:
@@ -30,6 +30,41 @@ __device__ __forceinline__ void mma16816(float (&c)[4], const unsigned (&a)[4], 
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
+// m16n8k8 on tf32 operands (fp32 bits, the low 13 mantissa bits ignored), fp32 accumulation.
+// Its fragments hold the same bytes as m16n8k16's: a 16 x 8 A tile of 32-bit elements is 16 rows
+// of 32 bytes, so ldmatrix with the 16-bit addressing loads it (a[0] (g, t), a[1] (g+8, t),
+// a[2] (g, t+4), a[3] (g+8, t+4); b[0] (t, g), b[1] (t+4, g)).
+__device__ __forceinline__ void mma1688Tf32(float (&c)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) {
+  asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+      "{%8, %9}, {%0, %1, %2, %3};"
+      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+// fp32 rounded to nearest tf32, as cuDNN rounds its TF32 convolution operands; the tensor cores
+// would otherwise truncate. Hopper rounds ties to even in one instruction (cvt.rn.tf32 is sm_90
+// and later); cvt.rna (ties away, the only tf32 rounding before sm_90) is three instructions on
+// sm_90, which made the conversions of the staged convolution's loop twice its fragment loads
+// and MMAs together.
+__device__ __forceinline__ float toTf32(float x) {
+  unsigned r;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+#else
+  asm("cvt.rn.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+#endif
+  return __uint_as_float(r);
+}
+
+// One 32-byte step of K on tensor cores: m16n8k16 for 16-bit T, m16n8k8 tf32 for float.
+template <typename T>
+__device__ __forceinline__ void mmaStep(float (&c)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) {
+  if constexpr (isSame<T, float>)
+    mma1688Tf32(c, a, b0, b1);
+  else
+    mma16816<T>(c, a, b0, b1);
+}
+
 // Four 8x8 matrices of 16-bit elements; lane l gives the row address of matrix l / 8.
 __device__ __forceinline__ void ldmatrixX4(unsigned (&r)[4], const void* rowAddress) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
@@ -51,6 +86,13 @@ __device__ __forceinline__ void ldmatrixX4Trans(unsigned (&r)[4], const void* ro
 __device__ __forceinline__ void cpAsync16(void* dst, const void* src, int srcBytes) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(sharedAddress(dst)), "l"(src),
                "r"(srcBytes)
+               : "memory");
+}
+
+// 4 bytes global -> shared through L1, zero-filled where `srcBytes` is 0: for gathers whose
+// elements are not 16-byte runs.
+__device__ __forceinline__ void cpAsync4(void* dst, const void* src, int srcBytes) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(sharedAddress(dst)), "l"(src), "r"(srcBytes)
                : "memory");
 }
 

@@ -88,6 +88,15 @@ __device__ __forceinline__ float Round(float x) { return rintf(x); }
 template <typename T> __device__ __forceinline__ T Relu(T x) { return x < T(0) ? T(0) : x; }
 template <typename T> __device__ __forceinline__ T LeakyRelu(T x, T alpha) { return x < T(0) ? alpha * x : x; }
 template <typename T> __device__ __forceinline__ T Sigmoid(T x) { return T(1) / (T(1) + expOf(-x)); }
+// float (and the 16-bit types, computed in float) on the fast exp and the one-instruction approximate
+// reciprocal (1 ulp; rcp(inf) = 0, so large negative x still gives 0): far inside every dtype's
+// tolerance, where expf and an IEEE division cost a conv epilogue (SiLU = x * Sigmoid(x)) as many
+// instructions as its MMA loop (kernels/README.md).
+__device__ __forceinline__ float Sigmoid(float x) {
+  float r;
+  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(1.0f + __expf(-x)));
+  return r;
+}
 template <typename T> __device__ __forceinline__ T HardSigmoid(T x, T alpha, T beta) {
   T y = alpha * x + beta;
   return y < T(0) ? T(0) : (y > T(1) ? T(1) : y);

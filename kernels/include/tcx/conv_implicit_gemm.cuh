@@ -1,0 +1,365 @@
+#ifndef TCX_CONV_IMPLICIT_GEMM_CUH
+#define TCX_CONV_IMPLICIT_GEMM_CUH
+// conv_implicit_gemm: a 2-D convolution (NCHW, one group, any kernel size, stride, padding and
+// dilation) as a GEMM on tensor cores whose operands are never materialised: rows are the
+// images * oh * ow output pixels, columns the output channels, K runs over (input channel,
+// kernel row, kernel col). float runs as tf32 (operands rounded to nearest, fp32 accumulation:
+// what cuDNN and PyTorch do for float convolutions by default); __half and __nv_bfloat16 natively.
+// Grid: planConv (launch.h), block: kConvThreads; 8 warps of 32 x 32 outputs.
+//
+// Two paths, which planConv picks:
+// - Staged (float only; cp.async has no 2-byte copy): a block's output pixels are a tileH x tileW
+//   rectangle of one image, so the inputs they read are, per channel, a small window of whole
+//   input rows. A kConvStages-deep cp.async pipeline copies, per chunk of input channels, that
+//   window (16 bytes at a time where the row is dense and inside the image, 4 bytes with zero
+//   fill at the halo and ragged edges) and the chunk's weights. Each input element then crosses
+//   from L2 once per chunk rather than kh * kw times, no registers hold gathered values, and the
+//   MMA fragments are read from the window at each tap's offset: K is walked tap by tap, 8
+//   channels at a time. A 1x1, unit-stride, unpadded convolution over a dense image arrives as a
+//   1 x (h * w) image (the planner flattens it), i.e. a plain GEMM with 512-byte rows.
+// - Gather (any type, any sizes): both operands are gathered element by element through their
+//   strides into registers, 16 bytes of consecutive K per pixel (or output channel), and stored as
+//   rows of 128 bytes of K read by ldmatrix; rows of 32-bit and 16-bit elements have the same bytes
+//   per MMA step, so one addressing feeds both the tf32 and the 16-bit MMAs. Two stages: registers
+//   hold the next step's gather while the current step's MMAs run.
+//
+// The epilogue is called once per output element as epilogue(image, cout, oh * ow_size + ow, acc).
+// Offsets of x within one image and all offsets of w must fit an int.
+
+#include "tcx/mma.cuh"
+
+namespace tcx {
+namespace detail {
+
+template <typename T> inline constexpr int kConvVec = 16 / sizeof(T); // elements of one chunk
+template <typename T> inline constexpr int kConvTileK = 8 * kConvVec<T>;
+inline constexpr int kConvAChunks = kConvTileM * 8 / kConvThreads; // 16-byte chunks a thread gathers
+inline constexpr int kConvBChunks = kConvTileN * 8 / kConvThreads;
+
+// Position (c, r, s) of a K index, stepped along K without dividing again.
+struct ConvTap {
+  int c, r, s;
+
+  __device__ __forceinline__ ConvTap(const ConvParams& p, int k) {
+    const int taps = p.kh * p.kw;
+    c = k / taps;
+    r = k % taps / p.kw;
+    s = k % p.kw;
+  }
+  __device__ __forceinline__ void next(const ConvParams& p) {
+    if (++s == p.kw) {
+      s = 0;
+      if (++r == p.kh) {
+        r = 0;
+        ++c;
+      }
+    }
+  }
+};
+
+// An element as the MMA takes it from shared memory: floats rounded to tf32.
+template <typename T> __device__ __forceinline__ T mmaOperand(T x) {
+  if constexpr (isSame<T, float>)
+    return toTf32(x);
+  else
+    return x;
+}
+
+// x's 16 bytes of K from `k` for one output pixel: image base (nullptr for a row beyond M) and the
+// input position of kernel tap (0, 0).
+template <typename T>
+__device__ __forceinline__ Vec16<T> gatherInput(const ConvParams& p, const T* image, int ih0, int iw0, int k) {
+  Vec16<T> chunk;
+  const int kSize = p.cin * p.kh * p.kw;
+  ConvTap tap(p, k);
+#pragma unroll
+  for (int v = 0; v < kConvVec<T>; ++v) {
+    const int ih = ih0 + tap.r * p.dilationH, iw = iw0 + tap.s * p.dilationW;
+    const bool inside = image && k + v < kSize && static_cast<unsigned>(ih) < static_cast<unsigned>(p.h) &&
+                        static_cast<unsigned>(iw) < static_cast<unsigned>(p.width);
+    const int offset = tap.c * static_cast<int>(p.xStride[1]) + ih * static_cast<int>(p.xStride[2]) +
+                       iw * static_cast<int>(p.xStride[3]);
+    chunk.v[v] = mmaOperand(inside ? image[offset] : from_float<T>(0.0f));
+    tap.next(p);
+  }
+  return chunk;
+}
+
+// w's 16 bytes of K from `k` for output channel n.
+template <typename T> __device__ __forceinline__ Vec16<T> gatherWeight(const ConvParams& p, int n, int k) {
+  Vec16<T> chunk;
+  const T* w = static_cast<const T*>(p.w);
+  const int kSize = p.cin * p.kh * p.kw;
+  ConvTap tap(p, k);
+#pragma unroll
+  for (int v = 0; v < kConvVec<T>; ++v) {
+    const int offset = n * static_cast<int>(p.wStride[0]) + tap.c * static_cast<int>(p.wStride[1]) +
+                       tap.r * static_cast<int>(p.wStride[2]) + tap.s * static_cast<int>(p.wStride[3]);
+    chunk.v[v] = mmaOperand(n < p.cout && k + v < kSize ? w[offset] : from_float<T>(0.0f));
+    tap.next(p);
+  }
+  return chunk;
+}
+
+template <typename T, typename Epilogue>
+__device__ __forceinline__ void convGatherBody(const ConvParams& p, const Epilogue& epilogue) {
+  unsigned char* shared = dynamicShared();
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  const int warpM = warp % 4, warpN = warp / 4; // 4 x 2 warps of 32 x 32
+  const int pixelsPerImage = p.oh * p.ow, rows = p.batch * pixelsPerImage;
+  const int tilesN = (p.cout + kConvTileN - 1) / kConvTileN;
+  const int m0 = blockIdx.x / tilesN * kConvTileM, n0 = blockIdx.x % tilesN * kConvTileN;
+  const int kSize = p.cin * p.kh * p.kw, kTiles = (kSize + kConvTileK<T> - 1) / kConvTileK<T>;
+
+  // This thread gathers x for one pixel (row) of the tile, chunks rowChunk + 2j of its K step.
+  const int row = threadIdx.x % kConvTileM, rowChunk = threadIdx.x / kConvTileM;
+  const T* image = nullptr;
+  int ih0 = 0, iw0 = 0;
+  if (m0 + row < rows) {
+    const int img = (m0 + row) / pixelsPerImage, pixel = (m0 + row) % pixelsPerImage;
+    image = static_cast<const T*>(p.x) + img * p.xStride[0];
+    ih0 = pixel / p.ow * p.strideH - p.padH;
+    iw0 = pixel % p.ow * p.strideW - p.padW;
+  }
+
+  Vec16<T> a[kConvAChunks], b[kConvBChunks];
+  auto fetch = [&](int kt) {
+    const int k0 = kt * kConvTileK<T>;
+#pragma unroll
+    for (int j = 0; j < kConvAChunks; ++j)
+      a[j] = gatherInput(p, image, ih0, iw0, k0 + (rowChunk + 2 * j) * kConvVec<T>);
+#pragma unroll
+    for (int j = 0; j < kConvBChunks; ++j) {
+      const int chunk = threadIdx.x + j * kConvThreads;
+      b[j] = gatherWeight<T>(p, n0 + chunk / 8, k0 + chunk % 8 * kConvVec<T>);
+    }
+  };
+  auto publish = [&](int stage) {
+    unsigned char* as = shared + stage * kConvStageBytes;
+    unsigned char* bs = as + kConvTileM * kConvRowBytes;
+#pragma unroll
+    for (int j = 0; j < kConvAChunks; ++j)
+      a[j].store(reinterpret_cast<T*>(as + row * kConvRowBytes + (rowChunk + 2 * j) * 16));
+#pragma unroll
+    for (int j = 0; j < kConvBChunks; ++j) {
+      const int chunk = threadIdx.x + j * kConvThreads;
+      b[j].store(reinterpret_cast<T*>(bs + chunk / 8 * kConvRowBytes + chunk % 8 * 16));
+    }
+  };
+
+  float acc[2][4][4] = {};
+  fetch(0);
+  publish(0);
+  __syncthreads();
+  for (int kt = 0; kt < kTiles; ++kt) {
+    if (kt + 1 < kTiles)
+      fetch(kt + 1);
+    const unsigned char* as = shared + kt % 2 * kConvStageBytes;
+    const unsigned char* bs = as + kConvTileM * kConvRowBytes;
+#pragma unroll
+    for (int ks = 0; ks < 4; ++ks) {
+      unsigned af[2][4], bf[4][2];
+#pragma unroll
+      for (int mi = 0; mi < 2; ++mi)
+        ldmatrixX4(af[mi], as + (warpM * 32 + mi * 16 + lane % 16) * kConvRowBytes + ks * 32 + lane / 16 * 16);
+#pragma unroll
+      for (int pair = 0; pair < 2; ++pair) {
+        unsigned r[4];
+        ldmatrixX4(r, bs + (warpN * 32 + pair * 16 + lane % 8 + lane / 16 * 8) * kConvRowBytes + ks * 32 +
+                          (lane / 8) % 2 * 16);
+        bf[2 * pair][0] = r[0];
+        bf[2 * pair][1] = r[1];
+        bf[2 * pair + 1][0] = r[2];
+        bf[2 * pair + 1][1] = r[3];
+      }
+#pragma unroll
+      for (int mi = 0; mi < 2; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < 4; ++ni)
+          mmaStep<T>(acc[mi][ni], af[mi], bf[ni][0], bf[ni][1]);
+    }
+    // The other stage was last read before the previous step's barrier, so it can be refilled now;
+    // this step's barrier then publishes it and frees the stage just read.
+    if (kt + 1 < kTiles)
+      publish((kt + 1) % 2);
+    __syncthreads();
+  }
+
+#pragma unroll
+  for (int mi = 0; mi < 2; ++mi)
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const int m = m0 + warpM * 32 + mi * 16 + g + 8 * half;
+      if (m >= rows)
+        continue;
+      const int img = m / pixelsPerImage, pixel = m % pixelsPerImage;
+#pragma unroll
+      for (int ni = 0; ni < 4; ++ni)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const int n = n0 + warpN * 32 + ni * 8 + 2 * t + e;
+          if (n < p.cout)
+            epilogue(img, n, pixel, acc[mi][ni][2 * half + e]);
+        }
+    }
+}
+
+// Four consecutive shared floats at `dst`: element(e) is the e-th's global address, or nullptr
+// for a zero. Where `run` (the four are one 16-byte-aligned run, or all zero), one 16-byte copy.
+template <typename Element>
+__device__ __forceinline__ void copyFour(float* dst, const float* anyValid, bool run, const Element& element) {
+  if (run) {
+    const float* src = element(0);
+    cpAsync16(dst, src ? src : anyValid, src ? 16 : 0);
+    return;
+  }
+#pragma unroll
+  for (int e = 0; e < 4; ++e) {
+    const float* src = element(e);
+    cpAsync4(dst + e, src ? src : anyValid, src ? 4 : 0);
+  }
+}
+
+// [first, first + 4) lies inside [0, size) or outside it, as a whole.
+__device__ __forceinline__ bool wholeRun(int first, int size) {
+  return (first >= 0 && first + 4 <= size) || first + 4 <= 0 || first >= size;
+}
+
+// Fragment bits of a float rounded to tf32. Rounded at every fragment load: the copies bypass
+// registers, and rounding each stage in place before its barrier measured slower (kernels/README.md).
+__device__ __forceinline__ unsigned tf32Bits(float x) { return __float_as_uint(toTf32(x)); }
+
+template <typename Epilogue>
+__device__ __forceinline__ void convStagedBody(const ConvParams& p, const Epilogue& epilogue) {
+  const ConvHaloGeometry geo = convHaloGeometry(p);
+  float* shared = reinterpret_cast<float*>(dynamicShared());
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  const int warpM = warp % 4, warpN = warp / 4;
+  const int taps = p.kh * p.kw, kSize = p.cin * taps, kRun = geo.chunkC * taps;
+  const int tilesN = (p.cout + kConvTileN - 1) / kConvTileN, tilesW = (p.ow + geo.tileW - 1) / geo.tileW,
+            tilesH = (p.oh + geo.tileH - 1) / geo.tileH;
+  // Channel tiles of one pixel tile are adjacent blocks: they copy the same window while it is in L2.
+  const int n0 = blockIdx.x % tilesN * kConvTileN, ow0 = blockIdx.x / tilesN % tilesW * geo.tileW;
+  const int oh0 = blockIdx.x / (tilesN * tilesW) % tilesH * geo.tileH, image = blockIdx.x / (tilesN * tilesW * tilesH);
+  const float* x = static_cast<const float*>(p.x) + image * p.xStride[0];
+  const float* w = static_cast<const float*>(p.w);
+  // Input position of the window's first row and shared column.
+  const int ih0 = oh0 * p.strideH - p.padH, iw0 = ow0 * p.strideW - p.padW - geo.lead;
+  const int chunks = (p.cin + geo.chunkC - 1) / geo.chunkC;
+
+  auto load = [&](int chunk, int stage) {
+    float* as = shared + stage * geo.stageFloats;
+    float* bs = as + geo.chunkC * geo.channelFloats;
+    const int c0 = chunk * geo.chunkC, rowRuns = geo.pitch / 4;
+    for (int i = threadIdx.x; i < geo.chunkC * geo.haloRows * rowRuns; i += kConvThreads) {
+      const int c = i / (geo.haloRows * rowRuns), row = i / rowRuns % geo.haloRows, col = i % rowRuns * 4;
+      const int ih = ih0 + row, iw = iw0 + col;
+      const bool rowInside = c0 + c < p.cin && static_cast<unsigned>(ih) < static_cast<unsigned>(p.h);
+      const float* rowStart = x + (c0 + c) * static_cast<int>(p.xStride[1]) + ih * static_cast<int>(p.xStride[2]);
+      copyFour(as + c * geo.channelFloats + row * geo.pitch + col, x, p.vectorX && (!rowInside || wholeRun(iw, p.width)),
+               [&](int e) -> const float* {
+                 const bool inside = rowInside && static_cast<unsigned>(iw + e) < static_cast<unsigned>(p.width);
+                 return inside ? rowStart + (iw + e) * static_cast<int>(p.xStride[3]) : nullptr;
+               });
+    }
+    for (int i = threadIdx.x; i < kConvTileN * kRun / 4; i += kConvThreads) {
+      const int n = n0 + i / (kRun / 4), j = i % (kRun / 4) * 4, k = c0 * taps + j;
+      copyFour(bs + (n - n0) * geo.weightPitch + j, w, p.vectorW && (n >= p.cout || wholeRun(k, kSize)),
+               [&](int e) -> const float* {
+                 const int tap = (k + e) % taps;
+                 return n < p.cout && k + e < kSize
+                            ? w + n * static_cast<int>(p.wStride[0]) + (k + e) / taps * static_cast<int>(p.wStride[1]) +
+                                  tap / p.kw * static_cast<int>(p.wStride[2]) + tap % p.kw * static_cast<int>(p.wStride[3])
+                            : nullptr;
+               });
+    }
+  };
+
+  // Offsets in a channel's window of this lane's fragment rows (mi, g / g + 8) at tap (0, 0).
+  int pixel[2][2];
+#pragma unroll
+  for (int mi = 0; mi < 2; ++mi)
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const int m = warpM * 32 + mi * 16 + g + 8 * half;
+      pixel[mi][half] = m / geo.tileW * p.strideH * geo.pitch + geo.lead + m % geo.tileW * p.strideW;
+    }
+
+  float acc[2][4][4] = {};
+#pragma unroll
+  for (int s = 0; s < kConvStages - 1; ++s) {
+    if (s < chunks)
+      load(s, s);
+    cpAsyncCommit();
+  }
+  for (int kt = 0; kt < chunks; ++kt) {
+    cpAsyncWait<kConvStages - 2>();
+    // Publishes chunk kt, and every warp is done with the stage the next load overwrites.
+    __syncthreads();
+    if (kt + kConvStages - 1 < chunks)
+      load(kt + kConvStages - 1, (kt + kConvStages - 1) % kConvStages);
+    cpAsyncCommit();
+    const float* as = shared + kt % kConvStages * geo.stageFloats;
+    const float* bs = as + geo.chunkC * geo.channelFloats + (warpN * 32 + g) * geo.weightPitch + t * taps;
+#pragma unroll
+    for (int r = 0; r < p.kh; ++r)
+#pragma unroll
+      for (int s = 0; s < p.kw; ++s)
+#pragma unroll
+        for (int c8 = 0; c8 < geo.chunkC; c8 += 8) {
+          const float* a = as + (c8 + t) * geo.channelFloats + r * p.dilationH * geo.pitch + s * p.dilationW;
+          const float* b = bs + c8 * taps + r * p.kw + s;
+          unsigned af[2][4];
+#pragma unroll
+          for (int mi = 0; mi < 2; ++mi) {
+            af[mi][0] = tf32Bits(a[pixel[mi][0]]);
+            af[mi][1] = tf32Bits(a[pixel[mi][1]]);
+            af[mi][2] = tf32Bits(a[4 * geo.channelFloats + pixel[mi][0]]);
+            af[mi][3] = tf32Bits(a[4 * geo.channelFloats + pixel[mi][1]]);
+          }
+#pragma unroll
+          for (int ni = 0; ni < 4; ++ni) {
+            const unsigned b0 = tf32Bits(b[ni * 8 * geo.weightPitch]);
+            const unsigned b1 = tf32Bits(b[ni * 8 * geo.weightPitch + 4 * taps]);
+#pragma unroll
+            for (int mi = 0; mi < 2; ++mi)
+              mma1688Tf32(acc[mi][ni], af[mi], b0, b1);
+          }
+        }
+  }
+
+#pragma unroll
+  for (int mi = 0; mi < 2; ++mi)
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const int m = warpM * 32 + mi * 16 + g + 8 * half;
+      const int oh = oh0 + m / geo.tileW, ow = ow0 + m % geo.tileW;
+      if (oh >= p.oh || ow >= p.ow)
+        continue;
+#pragma unroll
+      for (int ni = 0; ni < 4; ++ni)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const int n = n0 + warpN * 32 + ni * 8 + 2 * t + e;
+          if (n < p.cout)
+            epilogue(image, n, oh * p.ow + ow, acc[mi][ni][2 * half + e]);
+        }
+    }
+}
+
+} // namespace detail
+
+// T: float (tf32 tensor cores), __half or __nv_bfloat16; Staged: the staged path (float only).
+template <typename T, bool Staged, typename Epilogue>
+__device__ __forceinline__ void conv_implicit_gemm_body(const ConvParams& p, const Epilogue& epilogue) {
+  if constexpr (Staged) {
+    static_assert(isSame<T, float>, "the staged path copies 32-bit elements");
+    detail::convStagedBody(p, epilogue);
+  } else {
+    detail::convGatherBody<T>(p, epilogue);
+  }
+}
+
+} // namespace tcx
+
+#endif // TCX_CONV_IMPLICIT_GEMM_CUH
