@@ -74,13 +74,13 @@ private:
   }
 
   int bufferFor(const Value* tensor) {
+    if (auto known = bufferOf_.find(tensor); known != bufferOf_.end()) return known->second;
     if (auto it = inPlace_.find(tensor); it != inPlace_.end()) {
       int b = bufferFor(it->second);
       if (tensor->isGraphOutput()) plan_.buffers[b].name += " (in place: " + tensor->name() + ")";
       bufferOf_[tensor] = b;
       return b;
     }
-    if (auto it = bufferOf_.find(tensor); it != bufferOf_.end()) return it->second;
     PlanBuffer b;
     b.id = static_cast<int>(plan_.buffers.size());
     b.name = tensor->name();
