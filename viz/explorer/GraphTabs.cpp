@@ -1,8 +1,8 @@
 #include "GraphTabs.h"
 
 #include "GraphView.h"
-#include "ItemLinks.h"
-#include "LatencyHeat.h"
+#include "view/ItemLinks.h"
+#include "view/LatencyHeat.h"
 #include "SideBySideView.h"
 
 #include "view/ComputationGraphView.h"
@@ -112,17 +112,17 @@ void GraphTabs::showSelection() {
 void GraphTabs::showSelectionIn(GraphView* v) {
   if (!model_.isOpen() || !model_.selection()) return;
   const view::ItemRef& ref = *model_.selection();
-  if (std::optional<view::ItemRef> drawn = counterpartIn(v->graph(), model_.session(), ref)) v->select(*drawn);
+  if (std::optional<view::ItemRef> drawn = view::counterpartIn(v->graph(), model_.session(), ref)) v->select(*drawn);
   if (v != vtog_) return;
   // An edge's conflict set (VTC's S(v)): the edges it excludes.
-  std::optional<int> edge = edgeIdOf(ref);
+  std::optional<int> edge = view::edgeIdOf(ref);
   v->highlight(edge ? view::conflictSetOf(model_.session().vtog(), *edge) : std::vector<view::ItemRef>{});
 }
 
 void GraphTabs::applyHeat() {
   if (!model_.isOpen()) return;
   const VtcSession& s = model_.session();
-  computation_->setHeat(heatVisible_ ? kernelHeat(s.optimizedPlan(), s.optimizedLatency())
+  computation_->setHeat(heatVisible_ ? view::kernelHeat(s.optimizedPlan(), s.optimizedLatency())
                                      : std::map<view::ItemRef, double>{});
 }
 

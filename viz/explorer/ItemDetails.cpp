@@ -1,7 +1,7 @@
 #include "ItemDetails.h"
 
 #include "EdgeState.h"
-#include "ItemLinks.h"
+#include "view/ItemLinks.h"
 
 #include "view/GroupTree.h"
 #include "view/VtogView.h"
@@ -41,7 +41,7 @@ QString listed(const std::vector<Value*>& values) {
 }
 
 QString kernelLatency(const VtcSession& s, const view::ItemRef& ref) {
-  std::optional<size_t> k = planKernelOf(s.optimizedPlan(), ref);
+  std::optional<size_t> k = view::planKernelOf(s.optimizedPlan(), ref);
   if (!k) return QObject::tr("no kernel in the optimised plan");
   return QObject::tr("%1 µs in %2, %3")
       .arg(s.optimizedLatency().perKernel[*k].seconds * 1e6, 0, 'f', 2)
@@ -131,7 +131,7 @@ QString itemDetailsHtml(const VtcSession& s, const view::ItemRef& ref) {
     if (const Value* v = s.graph().findValue(ref.name)) return valueDetails(s, *v);
     break;
   case view::ItemKind::Edge:
-    if (std::optional<int> id = edgeIdOf(ref); id && *id >= 0 && *id < static_cast<int>(s.vtog().edges().size()))
+    if (std::optional<int> id = view::edgeIdOf(ref); id && *id >= 0 && *id < static_cast<int>(s.vtog().edges().size()))
       return edgeDetails(s, s.vtog().edge(*id));
     break;
   case view::ItemKind::Kernel:

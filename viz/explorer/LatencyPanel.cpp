@@ -1,6 +1,6 @@
 #include "LatencyPanel.h"
 
-#include "ItemLinks.h"
+#include "view/ItemLinks.h"
 #include "PlanChoice.h"
 #include "KernelTableModel.h"
 
@@ -59,7 +59,7 @@ LatencyPanel::LatencyPanel(ExplorerModel& model, QWidget* parent)
   connect(planChoice_, &QComboBox::currentIndexChanged, this, &LatencyPanel::refresh);
   connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& row) {
     if (syncing_ || !row.isValid()) return;
-    model_.select(kernelRef(shownPlan().kernels[sorted_->mapToSource(row).row()]));
+    model_.select(view::kernelRef(shownPlan().kernels[sorted_->mapToSource(row).row()]));
   });
   if (model_.isOpen()) refresh();
 }
@@ -90,7 +90,7 @@ void LatencyPanel::refresh() {
 
 void LatencyPanel::showSelection(const view::ItemRef& ref) {
   if (!model_.isOpen()) return;
-  std::optional<size_t> kernel = planKernelOf(shownPlan(), ref);
+  std::optional<size_t> kernel = view::planKernelOf(shownPlan(), ref);
   syncing_ = true;
   if (kernel) {
     QModelIndex row = sorted_->mapFromSource(kernels_->index(static_cast<int>(*kernel), 0));

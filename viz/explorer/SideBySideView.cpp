@@ -1,7 +1,7 @@
 #include "SideBySideView.h"
 
 #include "GraphView.h"
-#include "ItemLinks.h"
+#include "view/ItemLinks.h"
 
 #include "view/PointsToView.h"
 
@@ -47,7 +47,7 @@ SideBySideView::SideBySideView(ExplorerModel& model, QWidget* parent)
   connect(&model_, &ExplorerModel::selectionChanged, this, [this](const view::ItemRef& ref) {
     if (!model_.isOpen()) return;
     for (GraphView* v : {left_, right_})
-      if (std::optional<view::ItemRef> drawn = counterpartIn(v->graph(), model_.session(), ref)) v->select(*drawn);
+      if (std::optional<view::ItemRef> drawn = view::counterpartIn(v->graph(), model_.session(), ref)) v->select(*drawn);
   });
 }
 

@@ -1,7 +1,7 @@
 #include "SourcePanel.h"
 
 #include "CudaHighlighter.h"
-#include "ItemLinks.h"
+#include "view/ItemLinks.h"
 #include "PlanChoice.h"
 
 #include "codegen/CudaCodegen.h"
@@ -63,7 +63,7 @@ void SourcePanel::regenerate() {
 
 void SourcePanel::showSelection(const view::ItemRef& ref) {
   if (!code_) return;
-  std::optional<size_t> kernel = planKernelOf(shownPlan(), ref);
+  std::optional<size_t> kernel = view::planKernelOf(shownPlan(), ref);
   span_ = kernel ? code_->kernelSpans[*kernel] : SourceSpan{};
   QList<QTextEdit::ExtraSelection> marks;
   if (!span_.empty()) {
@@ -92,7 +92,7 @@ void SourcePanel::selectLine(int line) {
   for (size_t k = 0; k < code_->kernelSpans.size(); ++k) {
     const SourceSpan& s = code_->kernelSpans[k];
     if (!s.empty() && s.firstLine <= line && line <= s.lastLine) {
-      model_.select(kernelRef(plan.kernels[k]));
+      model_.select(view::kernelRef(plan.kernels[k]));
       return;
     }
   }

@@ -1,6 +1,6 @@
 #include "StrategyPanel.h"
 
-#include "ItemLinks.h"
+#include "view/ItemLinks.h"
 #include "StrategyTableModel.h"
 
 #include "view/VtogView.h"
@@ -91,7 +91,7 @@ void StrategyPanel::showSelection(const view::ItemRef& ref) {
   syncing_ = true;
   table_->clearSelection();
   QItemSelection rows;
-  for (int edge : vtogEdgesOf(model_.session().vtog(), ref)) {
+  for (int edge : view::vtogEdgesOf(model_.session().vtog(), ref)) {
     QModelIndex first = sorted_->mapFromSource(edges_->index(edge, 0));
     rows.select(first, first.siblingAtColumn(StrategyTableModel::NumColumns - 1));
   }

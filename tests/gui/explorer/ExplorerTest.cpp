@@ -6,7 +6,7 @@
 #include "DetailsPanel.h"
 #include "GraphTabs.h"
 #include "GraphView.h"
-#include "ItemLinks.h"
+#include "view/ItemLinks.h"
 #include "LatencyPanel.h"
 #include "SearchPanel.h"
 #include "SideBySideView.h"
@@ -82,7 +82,7 @@ TEST_CASE("a selected node shows in every view", "[gui][explorer]") {
     REQUIRE(computation->selected());
     CHECK(*computation->selected() == *computation->graph().drawnAs(node));
     CHECK(window->detailsPanel().text().contains(QString::fromStdString(node.name)));
-    const std::optional<size_t> kernel = planKernelOf(s.optimizedPlan(), node);
+    const std::optional<size_t> kernel = view::planKernelOf(s.optimizedPlan(), node);
     REQUIRE(kernel);
     const SourceSpan span = window->sourcePanel().highlightedSpan();
     CHECK(!span.empty());
@@ -92,7 +92,7 @@ TEST_CASE("a selected node shows in every view", "[gui][explorer]") {
     // A click in the kernel's code selects the kernel, and the graph follows.
     window->sourcePanel().selectLine(span.firstLine);
     REQUIRE(model.selection());
-    CHECK(*model.selection() == kernelRef(s.optimizedPlan().kernels[*kernel]));
+    CHECK(*model.selection() == view::kernelRef(s.optimizedPlan().kernels[*kernel]));
     CHECK(window->sourcePanel().highlightedSpan().firstLine == span.firstLine);
     CHECK(computation->selected());
   }
@@ -108,7 +108,7 @@ TEST_CASE("a data-movement op selects its VTOG edges and their rows", "[gui][exp
   window->tabs().setCurrentIndex(GraphTabs::VtogTab);
   REQUIRE(test::waitLayouts(*window));
   model.select(op);
-  const std::vector<int> expected = vtogEdgesOf(vtog, op);
+  const std::vector<int> expected = view::vtogEdgesOf(vtog, op);
   CHECK(window->strategyPanel().selectedEdges() == expected);
   GraphView* vtogView = window->tabs().view(GraphTabs::VtogTab);
   REQUIRE(vtogView->selected());

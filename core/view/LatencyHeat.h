@@ -8,8 +8,8 @@
 
 #include <map>
 
-namespace tcx::viz {
+namespace tcx::view {
 
-std::map<view::ItemRef, double> kernelHeat(const ExecPlan& plan, const PlanLatency& latency);
+std::map<ItemRef, double> kernelHeat(const ExecPlan& plan, const PlanLatency& latency);
 
-} // namespace tcx::viz
+} // namespace tcx::view
