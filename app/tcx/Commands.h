@@ -24,5 +24,6 @@ void addExportCommand(CLI::App& app, Action& action);
 // μGraphs (docs/mugraph.md): equivalence of two μGraph files, and a model's LAX partition.
 void addVerifyCommand(CLI::App& app, Action& action, std::string commandLine);
 void addLaxCommand(CLI::App& app, Action& action, std::string commandLine);
+void addSuperoptCommand(CLI::App& app, Action& action, std::string commandLine);
 
 } // namespace tcx::cli

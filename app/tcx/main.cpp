@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   addExportCommand(app, action);
   addVerifyCommand(app, action, commandLine);
   addLaxCommand(app, action, commandLine);
+  addSuperoptCommand(app, action, commandLine);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

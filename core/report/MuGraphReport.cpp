@@ -26,15 +26,19 @@ void writeVerifyReport(const std::string& path, const std::string& programA, con
   });
 }
 
+void writeModelRow(SqliteDb& db, const Graph& graph, const ReportContext& context) {
+  SqliteStatement(db, "INSERT INTO model (path, graph, nodes) VALUES (?, ?, ?)")
+      .bind(context.modelPath)
+      .bind(graph.name)
+      .bind(static_cast<int64_t>(graph.numNodes()))
+      .run();
+}
+
 void writeLaxReport(const std::string& path, const Graph& graph, const std::vector<mugraph::LaxSubprogram>& parts,
                     const ReportContext& context) {
   writeReportAtomically(path, [&](SqliteDb& db) {
     writeReportMeta(db, context.commandLine, {});
-    SqliteStatement(db, "INSERT INTO model (path, graph, nodes) VALUES (?, ?, ?)")
-        .bind(context.modelPath)
-        .bind(graph.name)
-        .bind(static_cast<int64_t>(graph.numNodes()))
-        .run();
+    writeModelRow(db, graph, context);
     SqliteStatement st(db, "INSERT INTO lax_subprograms VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
     int64_t id = 0;
     for (const mugraph::LaxSubprogram& p : parts) {

@@ -31,6 +31,15 @@ CREATE TABLE verifications (id INTEGER PRIMARY KEY, program_a TEXT, program_b TE
                             diff_element INTEGER, diff_a TEXT, diff_b TEXT);
 CREATE TABLE lax_subprograms (id INTEGER PRIMARY KEY, lax INTEGER, nodes INTEGER, first_node TEXT, last_node TEXT,
                               ops TEXT, max_exps INTEGER, cut_reason TEXT);
+CREATE TABLE superopt_searches (id INTEGER PRIMARY KEY, program TEXT, nodes INTEGER, lax INTEGER, joined TEXT,
+                                settings TEXT, stop_reason TEXT, resumed INTEGER, explored INTEGER, pruned INTEGER,
+                                invalid INTEGER, candidates INTEGER, variants INTEGER, verified INTEGER,
+                                rejected INTEGER, search_s REAL, solver_queries INTEGER, solver_calls INTEGER,
+                                solver_unknown INTEGER, solver_s REAL, reference_us REAL, best_us REAL,
+                                speedup REAL, latency_source TEXT);
+CREATE TABLE superopt_candidates (search INTEGER, rank INTEGER, hash TEXT, kernels INTEGER, estimated_us REAL,
+                                  measured_us REAL, verdict TEXT, delta REAL, trials INTEGER, found_at_s REAL,
+                                  mugraph TEXT, PRIMARY KEY (search, rank));
 )sql";
 
 } // namespace tcx

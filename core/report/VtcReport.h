@@ -10,7 +10,7 @@
 
 namespace tcx {
 
-inline constexpr int kReportSchemaVersion = 2;
+inline constexpr int kReportSchemaVersion = 3;
 
 struct ReportContext {
   std::string modelPath;

@@ -252,3 +252,29 @@ TEST_CASE("tcx lax lists the LAX subprograms with the reason for each cut", "[cl
   CHECK(fs::exists(db));
   fs::remove_all(dir);
 }
+
+TEST_CASE("tcx superopt searches each program, records it, and resumes from its checkpoint", "[cli][superopt]") {
+  fs::path dir = tempDir() / "superopt";
+  fs::path db = dir / "s.db";
+  fs::create_directories(dir);
+  std::string common = "superopt --json --max-kernel-ops 2 --max-block-ops 2 --threads 1 --seed 1 --out " +
+                       dir.string() + " " + sample("rmsnorm_matmul");
+  Run first = tcxRun(common + " --state-limit 300 --report " + db.string());
+  INFO(first.output);
+  REQUIRE(first.exitCode == 0);
+  auto j = nlohmann::json::parse(first.output);
+  REQUIRE(j["searches"].size() == 1); // joined through the Sqrt
+  CHECK(j["searches"][0]["lax"] == false);
+  CHECK(j["searches"][0]["stop"] == "state limit");
+  CHECK(j["searches"][0]["explored"].get<int64_t>() >= 300);
+  CHECK(fs::exists(dir / "rmsnorm_matmul_0.checkpoint.json"));
+  CHECK(fs::exists(db));
+
+  Run resumed = tcxRun(common + " --state-limit 600 --resume");
+  INFO(resumed.output);
+  REQUIRE(resumed.exitCode == 0);
+  auto k = nlohmann::json::parse(resumed.output);
+  CHECK(k["searches"][0]["resumed"] == true);
+  CHECK(k["searches"][0]["explored"].get<int64_t>() >= 600);
+  fs::remove_all(dir);
+}

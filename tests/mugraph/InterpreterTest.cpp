@@ -10,22 +10,6 @@ using namespace tcx;
 using namespace tcx::mugraph;
 using namespace tcx::mugraph::testing;
 
-namespace {
-
-// The largest |a - b| over all outputs, on one shared random input.
-double maxDifference(const KernelGraph& a, const KernelGraph& b, uint64_t seed = 1) {
-  FloatDomain d;
-  Interpreter<FloatDomain> interp(d);
-  std::mt19937_64 rng(seed);
-  auto inputs = randomInputs(d, a, rng);
-  auto x = interp.run(a, inputs), y = interp.run(b, inputs);
-  double worst = 0;
-  for (size_t o = 0; o < x.size(); ++o)
-    for (size_t i = 0; i < x[o].data.size(); ++i) worst = std::max(worst, std::abs(x[o].data[i] - y[o].data[i]));
-  return worst;
-}
-
-} // namespace
 
 TEST_CASE("plain attention matches a direct softmax", "[mugraph][interpreter]") {
   AttentionShape s{1, 1, 1, 4, 2};

@@ -1,5 +1,11 @@
 #include "Programs.h"
 
+#include "mugraph/FloatDomain.h"
+#include "mugraph/Interpreter.h"
+
+#include <cmath>
+#include <random>
+
 namespace tcx::mugraph::testing {
 
 namespace {
@@ -137,6 +143,18 @@ KernelGraph loraConcat(const LoraShape& s, Mutation m) {
   else
     k.markOutput(k.concatMatmul(x, k.matmul(x, a), w, b));
   return k;
+}
+
+double maxDifference(const KernelGraph& a, const KernelGraph& b, uint64_t seed) {
+  FloatDomain d;
+  Interpreter<FloatDomain> interp(d);
+  std::mt19937_64 rng(seed);
+  auto inputs = randomInputs(d, a, rng);
+  auto x = interp.run(a, inputs), y = interp.run(b, inputs);
+  double worst = 0;
+  for (size_t o = 0; o < x.size(); ++o)
+    for (size_t i = 0; i < x[o].data.size(); ++i) worst = std::max(worst, std::abs(x[o].data[i] - y[o].data[i]));
+  return worst;
 }
 
 } // namespace tcx::mugraph::testing

@@ -40,4 +40,8 @@ struct LoraShape {
 KernelGraph lora(const LoraShape& s);                                    // X W + (X A) B
 KernelGraph loraConcat(const LoraShape& s, Mutation m = Mutation::None); // (X || XA) x (W || B)
 
+// The largest |a - b| over all outputs of the float interpreter, on one
+// shared random input drawn with `seed`.
+double maxDifference(const KernelGraph& a, const KernelGraph& b, uint64_t seed = 1);
+
 } // namespace tcx::mugraph::testing

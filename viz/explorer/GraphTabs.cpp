@@ -1,27 +1,32 @@
 #include "GraphTabs.h"
 
 #include "GraphView.h"
+#include "MuGraphPanel.h"
 #include "view/ItemLinks.h"
 #include "view/LatencyHeat.h"
 #include "SideBySideView.h"
+#include "SuperoptPanel.h"
 
 #include "view/ComputationGraphView.h"
+#include "view/MuGraphView.h"
 #include "view/PointsToView.h"
 #include "view/VtogView.h"
 
 namespace tcx::viz {
 
 namespace {
-constexpr const char* kTabKeys[GraphTabs::NumTabs] = {"computation", "vtog", "points-to", "side-by-side"};
+constexpr const char* kTabKeys[GraphTabs::NumTabs] = {"computation", "vtog", "points-to", "side-by-side", "mugraphs"};
 } // namespace
 
 GraphTabs::GraphTabs(ExplorerModel& model, QWidget* parent)
     : QTabWidget(parent), model_(model), computation_(new GraphView), vtog_(new GraphView), pointsTo_(new GraphView),
-      sideBySide_(new SideBySideView(model)) {
+      sideBySide_(new SideBySideView(model)), superopt_(new SuperoptPanel(model)) {
   addTab(computation_, tr("Computation graph"));
   addTab(vtog_, tr("VTOG"));
   addTab(pointsTo_, tr("Points-to graph"));
   addTab(sideBySide_, tr("Side by side"));
+  addTab(superopt_, tr("μGraphs"));
+  connect(superopt_->graphPanel().view(), &GraphView::layoutFailed, this, &GraphTabs::layoutFailed);
   for (GraphView* v : {computation_, vtog_, pointsTo_}) link(v);
   connect(computation_, &GraphView::itemActivated, this, &GraphTabs::toggleGroup);
   connect(&model_, &ExplorerModel::opened, this, &GraphTabs::regroup);
@@ -50,6 +55,7 @@ GraphView* GraphTabs::view(Tab tab) const {
   case VtogTab: return vtog_;
   case PointsTo: return pointsTo_;
   case SideBySide: return sideBySide_->right();
+  case MuGraphs: return superopt_->graphPanel().view();
   case NumTabs: break;
   }
   return nullptr;
@@ -81,7 +87,7 @@ void GraphTabs::setHeatVisible(bool visible) {
 
 bool GraphTabs::isLayoutPending() const {
   return computation_->isLayoutPending() || vtog_->isLayoutPending() || pointsTo_->isLayoutPending() ||
-         sideBySide_->isLayoutPending();
+         sideBySide_->isLayoutPending() || superopt_->graphPanel().view()->isLayoutPending();
 }
 
 // The computation graph depends on the model only; the strategy views on
@@ -107,6 +113,10 @@ void GraphTabs::toggleGroup(const view::ItemRef& ref) {
 
 void GraphTabs::showSelection() {
   for (GraphView* v : {computation_, vtog_, pointsTo_}) showSelectionIn(v);
+  // A μGraph operator (chosen in Find) is only ever drawn in the μGraph view.
+  MuGraphPanel& muGraph = superopt_->graphPanel();
+  if (std::optional<view::MuOpId> id = view::parseMuOpRef(*model_.selection()); id && id->level == muGraph.level())
+    muGraph.selectOp(id->op);
 }
 
 void GraphTabs::showSelectionIn(GraphView* v) {

@@ -6,7 +6,7 @@
 // the ExplorerModel: rebuilt for a new strategy (when shown), its item selected
 // when the model's selection changes (and the other way round), a VTOG
 // edge's conflict set highlighted, the latency heat on the computation
-// graph.
+// graph. The μGraphs tab holds the superoptimizer and its μGraph view.
 
 #include "ExplorerModel.h"
 
@@ -21,20 +21,22 @@ namespace tcx::viz {
 
 class GraphView;
 class SideBySideView;
+class SuperoptPanel;
 
 class GraphTabs : public QTabWidget {
   Q_OBJECT
 
 public:
-  enum Tab { Computation, VtogTab, PointsTo, SideBySide, NumTabs };
+  enum Tab { Computation, VtogTab, PointsTo, SideBySide, MuGraphs, NumTabs };
 
   explicit GraphTabs(ExplorerModel& model, QWidget* parent = nullptr);
 
-  // The view of a tab (the optimised pane for SideBySide).
+  // The view of a tab (the optimised pane for SideBySide, the μGraph drawn for MuGraphs).
   GraphView* view(Tab tab) const;
   GraphView* currentView() const { return view(static_cast<Tab>(currentIndex())); }
   SideBySideView* sideBySide() const { return sideBySide_; }
-  static const char* tabKey(Tab tab); // "computation", "vtog", "points-to", "side-by-side"
+  SuperoptPanel* superopt() const { return superopt_; }
+  static const char* tabKey(Tab tab); // "computation", "vtog", "points-to", "side-by-side", "mugraphs"
   static std::optional<Tab> parseTabKey(const QString& key);
 
   void setGroupByKernel(bool byKernel);
@@ -60,6 +62,7 @@ private:
   GraphView* vtog_;
   GraphView* pointsTo_;
   SideBySideView* sideBySide_;
+  SuperoptPanel* superopt_;
   view::GroupTree groups_;
   std::set<view::ItemRef> expanded_;
   std::set<Tab> stale_; // strategy views not yet rebuilt for the current strategy

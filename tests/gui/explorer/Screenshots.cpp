@@ -1,14 +1,20 @@
 // tcx_screenshots OUTDIR: a PNG of every explorer view (each tab, side by
-// side, each panel) for the llama decode and YOLO samples, on the offscreen
-// platform; the `screens` target runs it into build/screens.
+// side, each panel) for the llama decode and YOLO samples, the μGraph view's
+// three levels (FlashAttention) and a finished superoptimizer search (a tiny
+// LoRA), on the offscreen platform; the `screens` target runs it into
+// build/screens.
+#include "../../mugraph/Programs.h"
+
 #include "DetailsPanel.h"
 #include "GraphTabs.h"
 #include "GraphView.h"
 #include "LatencyPanel.h"
 #include "MainWindow.h"
+#include "MuGraphPanel.h"
 #include "SearchPanel.h"
 #include "SourcePanel.h"
 #include "StrategyPanel.h"
+#include "SuperoptPanel.h"
 
 #include <QApplication>
 #include <QDir>
@@ -75,6 +81,46 @@ bool shoot(const QString& sample, const QDir& dir) {
   return ok;
 }
 
+// FlashAttention's kernel, block and thread graphs, then a tiny LoRA search
+// with its best candidate drawn.
+bool shootMuGraphs(const QDir& dir) {
+  namespace programs = tcx::mugraph::testing;
+  ExplorerModel model;
+  SuperoptPanel panel(model);
+  panel.resize(1800, 1000);
+  panel.show();
+  MuGraphPanel& graphs = panel.graphPanel();
+  auto settle = [&] {
+    const bool done = QTest::qWaitFor([&] { return !graphs.view()->isLayoutPending(); }, 60000);
+    graphs.view()->fitAll();
+    QTest::qWait(50);
+    return done;
+  };
+  panel.addReference(programs::flashAttention({.heads = 2, .kvHeads = 2, .queryLen = 4, .kvLen = 8, .headDim = 4}, 2, 2));
+  bool ok = settle() && save(panel, dir, "mugraph-kernel");
+  graphs.selectOp(3);
+  ok &= graphs.descend(3) && settle() && save(panel, dir, "mugraph-block");
+  graphs.selectOp(0);
+  ok &= graphs.descend(4) && settle() && graphs.selectOp(0) && save(panel, dir, "mugraph-thread");
+
+  panel.addReference(programs::lora({.tokens = 2, .in = 4, .out = 4, .rank = 2}));
+  tcx::superopt::SearchOptions options;
+  options.maxKernelOps = 2;
+  options.maxBlockOps = 3;
+  options.timeLimitSeconds = 5;
+  panel.setOptions(options);
+  QSignalSpy finished(&panel, &SuperoptPanel::searchFinished);
+  panel.start();
+  ok &= finished.wait(60000) && settle() && save(panel, dir, "superopt-lora");
+  const std::vector<tcx::superopt::Candidate>& candidates = panel.candidates().candidates();
+  if (candidates.empty()) return false;
+  const std::vector<tcx::mugraph::Operator>& ops = candidates.front().graph.ops();
+  for (size_t op = 0; op < ops.size(); ++op)
+    if (ops[op].body) return ok && graphs.descend(static_cast<int>(op)) && settle() &&
+                             save(panel, dir, "superopt-lora-best-block");
+  return ok;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -85,5 +131,6 @@ int main(int argc, char** argv) {
   if (!QDir().mkpath(dir.path())) return 1;
   bool ok = true;
   for (const char* sample : {"llama3_8b_decode", "yolov11_c3k2"}) ok &= shoot(sample, dir);
+  ok &= shootMuGraphs(dir);
   return ok ? 0 : 1;
 }

@@ -1,0 +1,91 @@
+#pragma once
+// Which program axes each tensor dimension indexes. The search partitions
+// work along axes, not along arbitrary dimensions: a grid or for-loop
+// dimension splits one axis, every operand indexed by that axis is sliced
+// along the dimension carrying it (its imap or fmap entry), and every operand
+// that does not depend on it is replicated (φ). Outputs are assembled along
+// the dimension that carries the axis, or, when the block reduced it away,
+// accumulated (for-loop) or laid out along a free unit dimension for a later
+// kernel to reduce (grid). This is how FlashDecoding, split-K and Mirage's
+// GQA graphs partition their inputs, and it keeps the search from building
+// partitions that pair unrelated slices, which can never be equivalent.
+//
+// Axes are found by unification over the reference program: Matmul unifies
+// its operands' batch and reduction dimensions, broadcasts unify aligned
+// dimensions, Reshape and Repeat relate merged and split dimensions. An axis
+// ("atom") may later be found to be a product of finer axes (GQA's query
+// heads are kv-heads × repeats), so atoms carry an optional decomposition.
+
+#include "mugraph/MuGraph.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace tcx::superopt {
+
+class AxisUnifier {
+public:
+  int fresh(int64_t size);
+  int64_t size(int atom) const;
+  // `atoms` refined to undecomposed representatives, outermost first; atoms
+  // of size 1 are dropped (they index nothing).
+  std::vector<int> expand(const std::vector<int>& atoms) const;
+  // Makes two dimensions index the same axes; false when their factors
+  // cannot be aligned (the dimensions then stay unrelated).
+  bool unify(const std::vector<int>& a, const std::vector<int>& b);
+  // The outermost factors of `atoms` whose product is `outer`, and the rest;
+  // splits an atom where the boundary falls inside it. nullopt when `outer`
+  // does not divide along the factors.
+  std::optional<std::pair<std::vector<int>, std::vector<int>>> split(const std::vector<int>& atoms, int64_t outer);
+
+private:
+  int find(int atom) const;
+  void splitAtom(int atom, int64_t outer);
+
+  mutable std::vector<int> parent_;
+  std::vector<int64_t> size_;
+  std::vector<std::vector<int>> parts_; // decomposition, outermost first
+};
+
+// One dimension: the axes it indexes and, inside a block or thread graph,
+// which partition dimensions (bits 0-2: grid, 3-5: for-loop) split it.
+struct DimLabel {
+  std::vector<int> atoms;
+  unsigned partitions = 0;
+};
+using TensorLabels = std::vector<DimLabel>;
+inline constexpr unsigned kLoopBit = 3; // for-loop dimension i is bit kLoopBit + i
+
+// The labels of `op`'s first output from its operands' (nullopt when an
+// operand is unknown or the rule does not apply). Input, Constant,
+// InputIterator, OutputAccumulator and GraphDefined are the caller's.
+std::optional<TensorLabels> propagateLabels(AxisUnifier& unifier, const mugraph::OperatorGraph& graph,
+                                            const mugraph::Operator& op,
+                                            const std::vector<const TensorLabels*>& operands);
+
+// Labels of every kernel-level tensor of a program or prefix. Program inputs
+// share axes across programs by name, so the analysis of the reference
+// labels the inputs of every prefix the search builds.
+class AxisAnalysis {
+public:
+  explicit AxisAnalysis(const mugraph::KernelGraph& reference);
+
+  struct Labelled {
+    AxisUnifier unifier;
+    // [op][output]; nullopt for graph-defined outputs and unfollowed rules.
+    std::vector<std::vector<std::optional<TensorLabels>>> tensors;
+    const std::optional<TensorLabels>& of(mugraph::TensorRef t) const {
+      return tensors[static_cast<size_t>(t.op)][static_cast<size_t>(t.output)];
+    }
+  };
+  Labelled label(const mugraph::KernelGraph& program) const;
+
+private:
+  Labelled run(AxisUnifier unifier, const mugraph::KernelGraph& program) const;
+
+  AxisUnifier unifier_;
+  std::vector<std::pair<std::string, TensorLabels>> inputs_;
+};
+
+} // namespace tcx::superopt

@@ -1,0 +1,159 @@
+#include "superopt/CandidateRanking.h"
+
+#include "mugraph/Canonical.h"
+#include "superopt/MuGraphCost.h"
+#include "superopt/ThreadGraphConstruction.h"
+#include "support/Error.h"
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <set>
+#include <thread>
+
+namespace tcx::superopt {
+
+using namespace mugraph;
+
+namespace {
+
+struct Fnv {
+  uint64_t h = 1469598103934665603ull;
+  void add(int64_t v) {
+    for (int i = 0; i < 8; ++i) {
+      h ^= static_cast<uint64_t>(v >> (8 * i)) & 0xff;
+      h *= 1099511628211ull;
+    }
+  }
+  void add(const std::vector<int>& v) {
+    add(static_cast<int64_t>(v.size()));
+    for (int x : v) add(x);
+  }
+};
+
+void hashStructure(const OperatorGraph& g, Fnv& f) {
+  for (const Operator& op : g.ops()) {
+    f.add(static_cast<int64_t>(op.type));
+    for (TensorRef t : op.inputs) f.add(t.op), f.add(t.output);
+    f.add(op.inputIndex), f.add(op.dim), f.add(static_cast<int64_t>(op.shape.size()));
+    f.add(op.imap), f.add(op.omap), f.add(op.fmap);
+    if (op.body) hashStructure(*op.body, f);
+  }
+}
+
+struct Ranked {
+  Candidate candidate;
+  uint64_t structure = 0;
+  bool passed = false;
+};
+
+// Runs `work(i)` for i in [0, n) on `threads` threads.
+void parallelFor(size_t n, int threads, const std::function<void(size_t)>& work) {
+  std::atomic<size_t> next{0};
+  std::vector<std::thread> pool;
+  unsigned t = threads > 0 ? static_cast<unsigned>(threads) : std::max(1u, std::thread::hardware_concurrency());
+  for (unsigned i = 0; i < std::min<size_t>(t, n); ++i)
+    pool.emplace_back([&] {
+      for (size_t k; (k = next++) < n;) work(k);
+    });
+  for (std::thread& th : pool) th.join();
+}
+
+// The verifier raises when the programs cannot be compared at all; for a
+// candidate that is a rejection like any other.
+verify::VerifyResult verifyOrReject(const verify::VerifyOptions& options, const KernelGraph& reference,
+                                    const KernelGraph& candidate) {
+  try {
+    return verify::FiniteFieldVerifier(options).verify(reference, candidate);
+  } catch (const Error&) {
+    verify::VerifyResult r;
+    r.verdict = verify::Verdict::NotEquivalent;
+    return r;
+  }
+}
+
+} // namespace
+
+uint64_t structureHash(const KernelGraph& graph) {
+  Fnv f;
+  hashStructure(graph, f);
+  return f.h;
+}
+
+void rankCandidates(SearchResult& result, const std::vector<FoundCandidate>& found, const SearchOptions& options,
+                    SearchProgress& progress, const ProgressFn& onProgress) {
+  result.referenceMicros = estimateCost(result.reference, options.preset).micros;
+  std::vector<Ranked> ranked;
+  std::set<uint64_t> seen;
+  for (const FoundCandidate& f : found) {
+    uint64_t h = stableHash(f.graph);
+    if (!seen.insert(h).second) continue;
+    Ranked r;
+    r.candidate.graph = constructThreadGraphs(f.graph);
+    r.candidate.hash = h;
+    r.candidate.foundAtSeconds = f.foundAtSeconds;
+    r.candidate.estimatedMicros = estimateCost(r.candidate.graph, options.preset).micros;
+    r.structure = structureHash(f.graph);
+    ranked.push_back(std::move(r));
+  }
+  progress.candidates = static_cast<int64_t>(ranked.size());
+  std::stable_sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) {
+    return a.candidate.estimatedMicros < b.candidate.estimatedMicros;
+  });
+  std::map<uint64_t, int> perStructure;
+  std::vector<Ranked> kept;
+  for (Ranked& r : ranked)
+    if (perStructure[r.structure]++ < options.variantsKept) kept.push_back(std::move(r));
+  progress.variants = progress.candidates - static_cast<int64_t>(kept.size());
+
+  // One trial for every kept candidate, in parallel; the same seed for all,
+  // so each sees the same ω and inputs.
+  verify::VerifyOptions once = options.verify;
+  once.maxTrials = 1;
+  std::atomic<int64_t> verified{0}, rejected{0};
+  parallelFor(kept.size(), options.threads, [&](size_t i) {
+    kept[i].candidate.verdict = verifyOrReject(once, result.reference, kept[i].candidate.graph);
+    kept[i].passed = kept[i].candidate.verdict.verdict != verify::Verdict::NotEquivalent;
+    ++(kept[i].passed ? verified : rejected);
+  });
+  progress.verified = verified;
+  progress.rejected = rejected;
+  if (onProgress) onProgress(progress);
+
+  std::vector<Candidate> out;
+  for (Ranked& r : kept)
+    if (r.passed) out.push_back(std::move(r.candidate));
+  // The full bound for the best; a failure there drops the candidate.
+  size_t top = std::min(out.size(), static_cast<size_t>(std::max(0, options.verifyTop)));
+  // Each gets an equal share of the time, in trials as long as its first.
+  double share = options.verifySeconds / static_cast<double>(std::max<size_t>(top, 1));
+  parallelFor(top, options.threads, [&](size_t i) {
+    verify::VerifyOptions o = options.verify;
+    double trialSeconds = std::max(out[i].verdict.seconds, 1e-6);
+    o.maxTrials = std::clamp<int64_t>(static_cast<int64_t>(share / trialSeconds), 1, options.verify.maxTrials);
+    out[i].verdict = verifyOrReject(o, result.reference, out[i].graph);
+  });
+  int64_t dropped =
+      std::erase_if(out, [](const Candidate& c) { return c.verdict.verdict == verify::Verdict::NotEquivalent; });
+  progress.verified -= dropped;
+  progress.rejected += dropped;
+  if (options.measure) {
+    // A program the GPU backend cannot run keeps its estimate only.
+    auto measure = [&](const KernelGraph& g) -> std::optional<double> {
+      try {
+        return options.measure(g);
+      } catch (const Error&) {
+        return std::nullopt;
+      }
+    };
+    result.referenceMeasuredMicros = measure(result.reference);
+    for (size_t i = 0; i < std::min(out.size(), top); ++i) out[i].measuredMicros = measure(out[i].graph);
+    std::stable_sort(out.begin(), out.end(), [](const Candidate& a, const Candidate& b) {
+      double x = a.measuredMicros.value_or(1e300), y = b.measuredMicros.value_or(1e300);
+      return x != y ? x < y : a.estimatedMicros < b.estimatedMicros;
+    });
+  }
+  result.candidates = std::move(out);
+}
+
+} // namespace tcx::superopt

@@ -1,0 +1,183 @@
+#include "superopt/MuGraphCost.h"
+
+#include "mugraph/Validate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace tcx::superopt {
+
+using namespace mugraph;
+
+namespace {
+
+// exp and sqrt go through the special-function units at a fraction of the
+// FMA rate; counting a few flops per element stands in for that.
+constexpr double kTranscendentalFlops = 4;
+// Tensor-core MMA tiles are 16 wide: a smaller m, n or k pads the tile and
+// wastes most of it, so such products run as plain FMAs.
+constexpr int64_t kMinTensorCoreTile = 16;
+// Assumption: L2 hits stream at about 2.5x HBM bandwidth on Hopper-class GPUs
+// (NVIDIA quotes no peak; microbenchmarks measure 2-3x).
+constexpr double kL2OverHbm = 2.5;
+// Hardware limit on resident thread blocks per SM (Hopper and Ampere).
+constexpr int64_t kMaxBlocksPerSm = 32;
+
+double bytesOf(const TensorDesc& d) {
+  return static_cast<double>(numElements(d.shape)) * static_cast<double>(dtypeSize(d.dtype));
+}
+
+double elementsOf(const TensorDesc& d) { return static_cast<double>(numElements(d.shape)); }
+
+struct Work {
+  double tensorFlops = 0;
+  double simtFlops = 0;
+  double flops() const { return tensorFlops + simtFlops; }
+  void add(const Work& w, double times) {
+    tensorFlops += w.tensorFlops * times;
+    simtFlops += w.simtFlops * times;
+  }
+};
+
+// 2 m n k per batch element, on tensor cores when the dtype and the tile allow.
+Work matmulWork(const TensorDesc& out, DType dtype, double k) {
+  double flops = 2 * elementsOf(out) * k;
+  const Shape& s = out.shape;
+  bool bigTile = s.size() >= 2 && s[s.size() - 2] >= kMinTensorCoreTile && s.back() >= kMinTensorCoreTile &&
+                 k >= kMinTensorCoreTile;
+  bool tensorCore = bigTile && (dtype == DType::F16 || dtype == DType::BF16);
+  return tensorCore ? Work{flops, 0} : Work{0, flops};
+}
+
+Work opWork(const OperatorGraph& g, const Operator& op);
+
+// A partitioned body runs once per partition and iteration.
+Work bodyWork(const PartitionedGraph& body) {
+  Work w;
+  for (const Operator& op : body.ops())
+    w.add(opWork(body, op), static_cast<double>(body.numPartitions() * body.numIterations()));
+  return w;
+}
+
+Work opWork(const OperatorGraph& g, const Operator& op) {
+  const TensorDesc& out = op.outputs.front();
+  auto operand = [&](size_t i) { return g.desc(op.inputs[i]); };
+  switch (op.type) {
+  case OpType::Matmul: return matmulWork(out, operand(0).dtype, static_cast<double>(operand(0).shape.back()));
+  case OpType::ConcatMatmul:
+    return matmulWork(out, operand(0).dtype,
+                      static_cast<double>(operand(0).shape.back() + operand(1).shape.back()));
+  case OpType::Sum: return {0, elementsOf(operand(0))};
+  case OpType::EwAdd:
+  case OpType::EwMul:
+  case OpType::EwDiv:
+  case OpType::Square: return {0, elementsOf(out)};
+  case OpType::EwExp:
+  case OpType::Sqrt: return {0, kTranscendentalFlops * elementsOf(out)};
+  case OpType::SiLU: return {0, (kTranscendentalFlops + 2) * elementsOf(out)}; // exp, add, div
+  case OpType::RMSNorm: return {0, 3 * elementsOf(out)};                       // square, sum, divide
+  // Accumulating over a for-loop φ adds each iteration's value in place.
+  case OpType::OutputAccumulator:
+    return std::ranges::find(op.fmap, kReplica) != op.fmap.end() ? Work{0, elementsOf(operand(0))} : Work{};
+  case OpType::GraphDefined: return bodyWork(*op.body);
+  default: return {};
+  }
+}
+
+double computeSeconds(const Work& w, const GpuPreset& p) {
+  return w.tensorFlops / (p.tensorFlops16 * p.computeEfficiency) + w.simtFlops / p.simtFlops32;
+}
+
+// Bytes a graph-defined operator moves between device and shared memory.
+// Device memory sees each input element once; every further read of it (a
+// chunk replicated over grid or for-loop dims by φ) hits L2 when the whole
+// input fits there.
+struct Traffic {
+  double hbm = 0;
+  double l2 = 0;
+};
+
+Traffic blockTraffic(const PartitionedGraph& block, const GpuPreset& p) {
+  Traffic t;
+  auto replicas = [](const Shape& dims, const DimMap& map) {
+    double r = 1;
+    for (size_t d = 0; d < dims.size(); ++d)
+      if (map[d] == kReplica) r *= static_cast<double>(dims[d]);
+    return r;
+  };
+  for (const Operator& op : block.ops()) {
+    if (op.type == OpType::InputIterator) {
+      double loads = bytesOf(op.outputs[0]) * static_cast<double>(block.numPartitions() * block.numIterations());
+      double unique = loads / (replicas(block.gridDims(), op.imap) * replicas(block.forLoopDims(), op.fmap));
+      bool inL2 = bytesOf(block.inputs()[static_cast<size_t>(op.inputIndex)]) <= p.l2Bytes;
+      t.hbm += unique;
+      (inL2 ? t.l2 : t.hbm) += loads - unique;
+    } else if (op.type == OpType::OutputAccumulator) {
+      // omap has no φ, so the blocks' tiles tile the output exactly once.
+      t.hbm += bytesOf(op.outputs[0]);
+    }
+  }
+  return t;
+}
+
+// The fraction of the GPU a grid keeps busy. Within one wave, every SM that
+// holds a block is assumed to reach its share of bandwidth and compute (a
+// μGraph block is large enough to keep its loads in flight), so only a grid
+// smaller than the SM count loses; over several waves the last, partial wave
+// idles the rest of the slots.
+double parallelEfficiency(const PartitionedGraph& block, const GpuPreset& p) {
+  int64_t shared = sharedMemoryBytes(block);
+  int64_t perSm = shared > 0 ? std::clamp<int64_t>(p.sharedMemoryPerBlock / shared, 1, kMaxBlocksPerSm)
+                             : kMaxBlocksPerSm;
+  double blocks = static_cast<double>(block.numPartitions());
+  double slots = static_cast<double>(p.smCount * perSm);
+  if (blocks <= slots) return std::min(1.0, blocks / p.smCount);
+  return blocks / (std::ceil(blocks / slots) * slots);
+}
+
+KernelCost kernelCost(const KernelGraph& g, int index, const GpuPreset& p) {
+  const Operator& op = g.op(index);
+  KernelCost k;
+  k.op = index;
+  Work work = opWork(g, op);
+  k.flops = work.flops();
+  double memory = 0, efficiency = 1;
+  double hbmSpeed = p.hbmBytesPerSecond * p.bandwidthEfficiency;
+  if (op.type == OpType::GraphDefined) {
+    const PartitionedGraph& block = *op.body;
+    Traffic t = blockTraffic(block, p);
+    k.deviceBytes = t.hbm + t.l2;
+    memory = t.hbm / hbmSpeed + t.l2 / (kL2OverHbm * hbmSpeed);
+    efficiency = parallelEfficiency(block, p);
+    k.what = fmt::format("graph-defined {} blocks x {} iterations", fmt::join(block.gridDims(), "x"),
+                         block.numIterations());
+  } else {
+    for (TensorRef t : op.inputs) k.deviceBytes += bytesOf(g.desc(t));
+    for (const TensorDesc& d : op.outputs) k.deviceBytes += bytesOf(d);
+    memory = k.deviceBytes / hbmSpeed;
+    k.what = opTypeName(op.type);
+  }
+  double compute = computeSeconds(work, p);
+  double busy = std::max(memory, compute) / efficiency;
+  k.bound = p.launchSeconds > busy ? "launch" : memory >= compute ? "memory" : "compute";
+  k.micros = (p.launchSeconds + busy) * 1e6;
+  return k;
+}
+
+} // namespace
+
+MuGraphCost estimateCost(const KernelGraph& graph, const GpuPreset& preset) {
+  MuGraphCost cost;
+  for (size_t i = 0; i < graph.ops().size(); ++i) {
+    OpType type = graph.ops()[i].type;
+    // Inputs and constants are already in device memory; a Reshape is a view.
+    if (type == OpType::Input || type == OpType::Constant || type == OpType::Reshape) continue;
+    cost.kernels.push_back(kernelCost(graph, static_cast<int>(i), preset));
+    cost.micros += cost.kernels.back().micros;
+  }
+  return cost;
+}
+
+} // namespace tcx::superopt

@@ -1,0 +1,33 @@
+#pragma once
+// The cost model for μGraphs: an estimated latency on a GPU preset, used to
+// rank the candidates a search finds (GPU profiling replaces it when a device
+// is present). Every kernel-level operator is one kernel launch; a
+// graph-defined operator costs what its blocks move between device and
+// shared memory and what they compute, in waves over the SMs; pre-defined
+// operators stream their operands and results through device memory.
+
+#include "cost/GpuPreset.h"
+#include "mugraph/MuGraph.h"
+
+#include <string>
+#include <vector>
+
+namespace tcx::superopt {
+
+struct KernelCost {
+  int op = 0;          // the kernel-level operator
+  std::string what;    // "graph-defined 64x2 blocks x 16 iterations", "Matmul"
+  double micros = 0;   // estimated time of this kernel
+  double deviceBytes = 0; // bytes read and written in device memory
+  double flops = 0;
+  const char* bound = "memory"; // "memory", "compute", "launch"
+};
+
+struct MuGraphCost {
+  double micros = 0; // the sum of the kernels'
+  std::vector<KernelCost> kernels;
+};
+
+MuGraphCost estimateCost(const mugraph::KernelGraph& graph, const GpuPreset& preset = defaultGpuPreset());
+
+} // namespace tcx::superopt

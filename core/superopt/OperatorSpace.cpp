@@ -1,0 +1,171 @@
+#include "superopt/OperatorSpace.h"
+
+#include <algorithm>
+#include <set>
+
+namespace tcx::superopt {
+
+using namespace mugraph;
+
+namespace {
+
+void symbolsOf(const ExprRef& e, std::set<AbstractExpr::Kind>& out) {
+  if (!e) return;
+  out.insert(e->kind());
+  symbolsOf(e->lhs(), out);
+  symbolsOf(e->rhs(), out);
+}
+
+bool hasAll(const std::set<AbstractExpr::Kind>& have, std::initializer_list<AbstractExpr::Kind> need) {
+  return std::all_of(need.begin(), need.end(), [&](AbstractExpr::Kind k) { return have.count(k) != 0; });
+}
+
+bool broadcastable(const Shape& a, const Shape& b) {
+  for (size_t i = 1; i <= std::min(a.size(), b.size()); ++i) {
+    int64_t x = a[a.size() - i], y = b[b.size() - i];
+    if (x != y && x != 1 && y != 1) return false;
+  }
+  return true;
+}
+
+bool multipliable(const Shape& a, const Shape& b) {
+  size_t r = a.size();
+  if (r < 2 || b.size() != r || a[r - 1] != b[r - 2]) return false;
+  return std::equal(a.begin(), a.end() - 2, b.begin());
+}
+
+// Shapes reached by moving one unit dimension of `s` elsewhere.
+std::vector<Shape> unitMoves(const Shape& s) {
+  std::vector<Shape> out;
+  for (size_t from = 0; from < s.size(); ++from) {
+    if (s[from] != 1) continue;
+    for (size_t to = 0; to < s.size(); ++to) {
+      if (to == from) continue;
+      Shape t = s;
+      t.erase(t.begin() + static_cast<long>(from));
+      t.insert(t.begin() + static_cast<long>(to), 1);
+      if (t != s && std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
+    }
+  }
+  return out;
+}
+
+Operator make(OpType type, std::vector<TensorRef> inputs) {
+  Operator op;
+  op.type = type;
+  op.inputs = std::move(inputs);
+  return op;
+}
+
+} // namespace
+
+Vocabulary vocabularyFor(const KernelGraph& reference, const ExprRef& target, bool restrictToTarget) {
+  using K = AbstractExpr::Kind;
+  std::set<K> have;
+  symbolsOf(target, have);
+  int matmuls = 0;
+  for (const Operator& op : reference.ops()) matmuls += op.type == OpType::Matmul || op.type == OpType::ConcatMatmul;
+  struct Entry {
+    OpType type;
+    std::initializer_list<K> needs;
+  };
+  const Entry entries[] = {
+      {OpType::Matmul, {K::Sum, K::Mul}},
+      {OpType::ConcatMatmul, {K::Sum, K::Mul, K::Add}},
+      {OpType::Sum, {K::Sum}},
+      {OpType::EwAdd, {K::Add}},
+      {OpType::EwMul, {K::Mul}},
+      {OpType::EwDiv, {K::Div}},
+      {OpType::EwExp, {K::Exp}},
+      {OpType::Sqrt, {K::Sqrt}},
+      {OpType::Square, {K::Mul}},
+      {OpType::SiLU, {K::Div, K::Add, K::Exp, K::Mul, K::Constant}},
+      {OpType::Reshape, {}},
+  };
+  Vocabulary v;
+  for (const Entry& e : entries) {
+    // The concatenated matmul only pays off where two products are added.
+    if (e.type == OpType::ConcatMatmul && matmuls < 2) continue;
+    if (!restrictToTarget || hasAll(have, e.needs)) v.types.push_back(e.type);
+  }
+  for (TensorRef t : reference.outputs()) v.reshapeTargets.push_back(reference.desc(t).shape);
+  return v;
+}
+
+void forEachOperator(const OperatorGraph& g, const std::vector<TensorRef>& available, const Vocabulary& v,
+                     const std::function<void(Operator)>& emit) {
+  auto shape = [&](TensorRef t) -> const Shape& { return g.desc(t).shape; };
+  auto producer = [&](TensorRef t) { return g.op(t.op).type; };
+  for (OpType type : v.types) {
+    switch (type) {
+    case OpType::Matmul:
+      for (TensorRef a : available)
+        for (TensorRef b : available)
+          if (multipliable(shape(a), shape(b))) emit(make(type, {a, b}));
+      break;
+    case OpType::ConcatMatmul:
+      for (TensorRef w : available)
+        for (TensorRef y : available) {
+          if (!multipliable(shape(w), shape(y))) continue;
+          for (TensorRef x : available)
+            for (TensorRef z : available)
+              if ((w < x || (w == x && y < z)) && multipliable(shape(x), shape(z)) && shape(w).size() == shape(x).size())
+                emit(make(type, {w, x, y, z}));
+        }
+      break;
+    case OpType::EwAdd:
+    case OpType::EwMul:
+      for (size_t i = 0; i < available.size(); ++i)
+        for (size_t j = i; j < available.size(); ++j)
+          if (broadcastable(shape(available[i]), shape(available[j])))
+            emit(make(type, {available[i], available[j]}));
+      break;
+    case OpType::EwDiv:
+      for (TensorRef a : available)
+        for (TensorRef b : available)
+          if (a != b && broadcastable(shape(a), shape(b))) emit(make(type, {a, b}));
+      break;
+    case OpType::EwExp:
+    case OpType::Sqrt:
+    case OpType::Square:
+    case OpType::SiLU:
+      for (TensorRef a : available)
+        if (producer(a) != OpType::Constant) emit(make(type, {a}));
+      break;
+    case OpType::Sum:
+      for (TensorRef a : available)
+        for (size_t d = 0; d < shape(a).size(); ++d)
+          if (shape(a)[d] > 1) {
+            Operator op = make(type, {a});
+            op.dim = static_cast<int>(d);
+            op.group = shape(a)[d];
+            emit(std::move(op));
+          }
+      break;
+    case OpType::Reshape:
+      for (TensorRef a : available) {
+        // In a block graph only loaded chunks are reshaped (GQA's query
+        // heads become GEMM rows); anything computed could have been
+        // computed in that shape.
+        if (producer(a) == OpType::Reshape || producer(a) == OpType::Constant ||
+            (g.level() != Level::Kernel && producer(a) != OpType::InputIterator))
+          continue;
+        std::vector<Shape> targets = unitMoves(shape(a));
+        if (g.level() == Level::Kernel)
+          for (const Shape& t : v.reshapeTargets)
+            if (t != shape(a) && numElements(t) == numElements(shape(a)) &&
+                std::find(targets.begin(), targets.end(), t) == targets.end())
+              targets.push_back(t);
+        for (Shape& t : targets) {
+          Operator op = make(type, {a});
+          op.shape = std::move(t);
+          emit(std::move(op));
+        }
+      }
+      break;
+    default: break;
+    }
+  }
+}
+
+} // namespace tcx::superopt

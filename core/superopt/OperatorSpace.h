@@ -1,0 +1,39 @@
+#pragma once
+// The pre-defined operators the search may append to a kernel or block graph
+// (Mirage Algorithm 1, lines 8 and 21: "for all op type t; input set I"),
+// with their attributes enumerated from the operand shapes:
+//   - Sum reduces a whole dimension (partial sums come from partitions);
+//   - Reshape moves a unit dimension (GQA's [h, 1, d] -> [1, h, d], which
+//     turns a block's GEMV into a GEMM) or, at the kernel level, produces the
+//     reference's output shape;
+//   - Repeat is not searched: a φ imap replicates without copying;
+//   - RMSNorm is not searched: its parts are, which lets the search move the
+//     normalisation's division past a matmul (Mirage's RMSNorm fusion).
+// Commutative operators take their operands in one order.
+
+#include "mugraph/MuGraph.h"
+#include "superopt/AbstractExpr.h"
+
+#include <functional>
+#include <vector>
+
+namespace tcx::superopt {
+
+struct Vocabulary {
+  std::vector<mugraph::OpType> types; // pre-defined operator types to try
+  std::vector<Shape> reshapeTargets; // kernel level: the reference's output shapes
+};
+
+// With `restrictToTarget`, only the operators whose abstract expression's
+// function symbols all occur in `target` (any other one is pruned by the
+// subexpression check anyway, so this only saves solver calls); without,
+// every pre-defined operator (the ablation without abstract expressions).
+Vocabulary vocabularyFor(const mugraph::KernelGraph& reference, const ExprRef& target, bool restrictToTarget);
+
+// Calls `emit` with every operator of the vocabulary that reads tensors of
+// `available` and whose shapes are plausible (shape inference has the final
+// word when the operator is appended).
+void forEachOperator(const mugraph::OperatorGraph& graph, const std::vector<mugraph::TensorRef>& available,
+                     const Vocabulary& vocabulary, const std::function<void(mugraph::Operator)>& emit);
+
+} // namespace tcx::superopt

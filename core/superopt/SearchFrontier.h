@@ -1,0 +1,53 @@
+#pragma once
+// The search's unit of work and what a checkpoint holds. A work item is a
+// kernel-graph prefix to extend, or a prefix plus a graph-defined operator's
+// operands and a range of their partitions (PartitionSpace.h, which
+// enumerates them deterministically) whose block graphs are still to be
+// generated. Items are small and self-contained, so the frontier can be
+// written to a file and read back.
+
+#include "mugraph/MuGraph.h"
+#include "superopt/AbstractExpr.h"
+#include "superopt/SuperoptSearch.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tcx::superopt {
+
+struct KernelPrefix {
+  mugraph::KernelGraph graph;
+  std::vector<std::vector<ExprRef>> exprs; // of every operator's outputs
+};
+
+struct PendingGraph {
+  std::vector<mugraph::TensorRef> operands;
+  size_t firstPartition = 0, endPartition = 0;
+};
+
+struct WorkItem {
+  std::shared_ptr<const KernelPrefix> prefix;
+  std::optional<PendingGraph> pending;
+};
+
+struct FoundCandidate {
+  mugraph::KernelGraph graph;
+  double foundAtSeconds = 0;
+};
+
+struct Checkpoint {
+  std::string referenceJson; // the program searched; a resume must search the same one
+  std::string settings;      // the options that shape the space; a resume must match them
+  SearchProgress progress;
+  std::vector<WorkItem> frontier;
+  std::vector<FoundCandidate> found;
+};
+
+// Atomic write; Io on failure.
+void saveCheckpoint(const Checkpoint& checkpoint, const std::string& path);
+// Io if unreadable, InvalidArgument naming the file if it is not a checkpoint.
+Checkpoint loadCheckpoint(const std::string& path);
+
+} // namespace tcx::superopt

@@ -1,0 +1,68 @@
+#pragma once
+// Decides Mirage's pruning query, subexpr(E, E_O) under the axioms of Table 2
+// (A_eq: commutativity, associativity and distributivity of add, mul, div and
+// sum; A_sub: operands are subexpressions, reflexivity, transitivity), with
+// Z3 over uninterpreted functions and linear integer arithmetic.
+//
+// Sum sizes enter as base-2 logarithms, so sum(i, sum(j, x)) = sum(i + j, x)
+// stays linear. One derived lemma is added, as Mirage does: a partial sum is
+// a subexpression of a larger sum of the same term (i <= j implies
+// subexpr(sum(i, x), sum(j, x))); it follows from the axioms but E-matching
+// would have to invent the split j = i + (j - i) to find it. Distinct inputs
+// are distinct and not subexpressions of each other.
+//
+// Queries are cached by the expression's canonical string. A query that is
+// syntactically a subterm of the target is answered without the solver (it
+// is one by A_sub) and counted in stats().subtermHits, not as a cache hit.
+// Each query runs under a resource limit; a query the solver cannot decide
+// within it counts as "not a subexpression" (the prefix is pruned, as in
+// Mirage) and is counted in stats().unknown so a report can say how often
+// that happened.
+//
+// Thread safe: each query checks out a Z3 context of its own from a pool
+// (one per concurrently querying thread, the axioms asserted once; queries
+// push and pop), and the cache is shared.
+
+#include "superopt/AbstractExpr.h"
+
+#include <cstdint>
+#include <memory>
+
+namespace tcx::superopt {
+
+struct SolverOptions {
+  unsigned resourceLimit = 30'000;  // Z3 rlimit per query: 4x what the hardest proof in the tests needs
+  unsigned timeoutMs = 2'000;       // wall-clock cap per query
+};
+
+struct SolverStats {
+  int64_t queries = 0;     // isSubexpr calls
+  int64_t cacheHits = 0;   // answered from the cache
+  int64_t subtermHits = 0; // a syntactic subterm of the target: no solver call
+  int64_t signatureRefuted = 0; // refuted by ExprSignature.h's invariants: no solver call
+  int64_t solverCalls = 0;
+  int64_t proved = 0;  // solver said unsat: a subexpression
+  int64_t refuted = 0; // solver said sat
+  int64_t unknown = 0; // resource or time limit reached
+  double solverSeconds = 0;    // all solver calls together
+  double maxSolverSeconds = 0; // the slowest one
+};
+
+class SubexprChecker {
+public:
+  explicit SubexprChecker(ExprRef target, SolverOptions options = {});
+  ~SubexprChecker();
+  SubexprChecker(const SubexprChecker&) = delete;
+  SubexprChecker& operator=(const SubexprChecker&) = delete;
+
+  const ExprRef& target() const;
+  // A_eq ∪ A_sub ⊨ subexpr(e, target).
+  bool isSubexpr(const ExprRef& e);
+  SolverStats stats() const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace tcx::superopt

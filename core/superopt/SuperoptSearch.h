@@ -1,0 +1,110 @@
+#pragma once
+// The μGraph superoptimizer for one program (Mirage Algorithm 1): enumerate
+// kernel graphs and, for graph-defined operators, block graphs in canonical
+// form; prune every prefix whose abstract expression is not a subexpression
+// of the reference's; build thread graphs by rule; keep the complete
+// candidates the finite-field verifier accepts; rank them by the cost model.
+//
+// The search is a work queue of prefixes (a kernel-graph prefix, possibly
+// with a block graph under construction) drained by worker threads. Because
+// the queue holds the whole frontier, a checkpoint is just the queue, the
+// candidates found and the counters: an interrupted search resumes from it.
+
+#include "cost/GpuPreset.h"
+#include "mugraph/MuGraph.h"
+#include "superopt/SubexprChecker.h"
+#include "verify/FiniteFieldVerifier.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tcx::superopt {
+
+struct SearchOptions {
+  int maxKernelOps = 5;   // kernel-level operators besides the inputs (Mirage: 5)
+  int maxBlockOps = 7;    // block-level operators besides the input iterators (Mirage: 7)
+  int maxGridDims = 2;    // of a block graph
+  int maxForLoopDims = 1; // of a block graph
+  int maxGraphInputs = 4; // operands of a graph-defined operator
+  bool abstractPruning = true; // off: Table 5's "w/o abstract expression"
+  bool canonicalForm = true;   // off: every operator order (Table 5's last column)
+  double timeLimitSeconds = 0; // 0: none
+  int64_t stateLimit = 0;      // prefixes expanded; 0: none
+  int threads = 0;             // 0: every hardware thread
+  std::string checkpointPath;  // written when the search stops early ("" : none)
+  bool resume = false;         // start from checkpointPath instead of the inputs
+  int verifyTop = 5;           // candidates verified past the first trial, best estimated first
+  double verifySeconds = 60;   // time for those further trials, shared among them
+  int variantsKept = 2;        // per structure (sizes aside), the best estimated are verified and kept
+  // Trials are capped, by maxTrials and by verifySeconds: attention over n
+  // keys has k = n^2 exponential terms and would need k ln(1/δ) trials for
+  // the full bound; past the cap the verdict says which δ was reached
+  // ("passed (bound not reached)"). `tcx verify` takes a candidate's file to
+  // the full bound.
+  verify::VerifyOptions verify{.maxTrials = 1000};
+  // Measures a candidate on a GPU (microseconds); when set, the verified
+  // top candidates are ranked by it. The front ends pass the GPU backend's.
+  std::function<double(const mugraph::KernelGraph&)> measure;
+  SolverOptions solver;
+  GpuPreset preset = defaultGpuPreset();
+};
+
+struct SearchProgress {
+  int64_t explored = 0;   // prefixes expanded
+  int64_t pruned = 0;     // extensions rejected by the abstract-expression check
+  int64_t invalid = 0;    // extensions rejected by shape or memory checks
+  int64_t candidates = 0; // complete μGraphs found (distinct)
+  int64_t variants = 0;   // of them, differing from a better-estimated one only in grid or for-loop sizes
+  int64_t verified = 0;   // of the rest, accepted by the verifier
+  int64_t rejected = 0;   // of the rest, refuted by the verifier
+  int64_t frontier = 0;   // prefixes waiting in the queue
+  double elapsedSeconds = 0;
+};
+
+struct Candidate {
+  mugraph::KernelGraph graph;    // thread graphs constructed
+  verify::VerifyResult verdict;  // Equivalent for the top ones, PassedCapped (one trial) for the rest
+  double estimatedMicros = 0;
+  std::optional<double> measuredMicros; // when ranked on a GPU
+  uint64_t hash = 0;                    // stableHash(graph)
+  double foundAtSeconds = 0;            // search time when it was found
+};
+
+enum class StopReason { Exhausted, TimeLimit, StateLimit, Cancelled };
+const char* stopReasonName(StopReason reason); // "exhausted", "time limit", ...
+
+struct SearchResult {
+  mugraph::KernelGraph reference;
+  double referenceMicros = 0;      // the reference's estimate
+  std::optional<double> referenceMeasuredMicros; // when options.measure is set
+  std::vector<Candidate> candidates; // best first (measured if any, else estimated)
+  SearchProgress progress;           // final counters
+  SolverStats solver;
+  StopReason stop = StopReason::Exhausted;
+  bool resumed = false;
+};
+
+using ProgressFn = std::function<void(const SearchProgress&)>;
+
+// The options that shape the search space, as text ("kernel ops 5, block ops
+// 7, ..."): recorded in reports, and a resumed search must match it.
+std::string spaceSettings(const SearchOptions& options);
+
+class SuperoptSearch {
+public:
+  // Raises InvalidArgument when `reference` has no outputs.
+  SuperoptSearch(mugraph::KernelGraph reference, SearchOptions options = {});
+  // `onProgress` is called from a worker about every 100 ms and once at the
+  // end; setting `*cancel` stops the search (and writes the checkpoint).
+  SearchResult run(const ProgressFn& onProgress = {}, const std::atomic<bool>* cancel = nullptr);
+
+private:
+  mugraph::KernelGraph reference_;
+  SearchOptions options_;
+};
+
+} // namespace tcx::superopt

@@ -1,0 +1,126 @@
+// The μGraph cost model: the programs Mirage discovers are estimated faster
+// than the references they replace, a grid too small for the GPU loses, views
+// are free, and the breakdown adds up.
+#include "Programs.h"
+
+#include "superopt/MuGraphCost.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+using namespace tcx;
+using namespace tcx::mugraph;
+using namespace tcx::mugraph::testing;
+using namespace tcx::superopt;
+
+namespace {
+
+// Mirage's mha-decode benchmark shape.
+const AttentionShape kDecode{32, 32, 1, 4096, 128};
+const LoraShape kLora{16, 4096, 4096, 16};
+
+void checkBreakdown(const MuGraphCost& cost) {
+  double sum = 0;
+  for (const KernelCost& k : cost.kernels) {
+    CHECK(std::isfinite(k.micros));
+    CHECK(k.micros > 0);
+    CHECK(k.deviceBytes > 0);
+    CHECK_FALSE(k.what.empty());
+    sum += k.micros;
+  }
+  CHECK(cost.micros == Approx(sum));
+}
+
+// Exp over x [rows, 512], a row per block and iteration: the same work
+// however it is split between the grid and the for-loop.
+KernelGraph rowwiseExp(int64_t rows, int64_t blocks) {
+  KernelGraph k("rowwise_exp");
+  TensorRef x = k.input("x", {rows, 512});
+  auto block = std::make_shared<BlockGraph>(std::vector<TensorDesc>{k.desc(x)}, Shape{blocks}, Shape{rows / blocks});
+  block->outputAccumulator(block->exp(block->inputIterator(0, {0}, {0})), {0}, {0});
+  k.markOutput(k.graphDefined(block, {x})[0]);
+  return k;
+}
+
+} // namespace
+
+TEST_CASE("FlashDecoding is estimated faster than attention that materialises the scores", "[superopt][cost]") {
+  MuGraphCost fused = estimateCost(flashDecoding(kDecode, 4, 8));
+  MuGraphCost reference = estimateCost(attention(kDecode));
+  checkBreakdown(fused);
+  checkBreakdown(reference);
+  REQUIRE(fused.kernels.size() == 2);
+  REQUIRE(reference.kernels.size() == 5);
+  CHECK(fused.micros < reference.micros);
+
+  const KernelCost& split = fused.kernels[0];
+  CHECK(split.what == "graph-defined 32x4 blocks x 8 iterations");
+  CHECK(split.bound == std::string("memory"));
+  // K and V come from HBM once; q's chunk is re-read per block and iteration, from L2.
+  double kv = 2.0 * 32 * 4096 * 128 * 2;
+  CHECK(split.deviceBytes > kv);
+  CHECK(split.deviceBytes < kv * 1.01);
+  // Matmuls of one query row are below the tensor-core tile: SIMT flops.
+  CHECK(split.flops >= 4.0 * 32 * 4096 * 128);
+  CHECK(reference.kernels[0].what == "Matmul");
+  CHECK(reference.kernels[1].what == "EwExp");
+}
+
+TEST_CASE("LoRA's concat-matmul form is estimated faster than three matmuls and an add", "[superopt][cost]") {
+  MuGraphCost concat = estimateCost(loraConcat(kLora));
+  MuGraphCost separate = estimateCost(lora(kLora));
+  checkBreakdown(concat);
+  checkBreakdown(separate);
+  CHECK(concat.kernels.size() == 2);
+  CHECK(separate.kernels.size() == 4);
+  CHECK(concat.micros < separate.micros);
+}
+
+TEST_CASE("a grid of one block uses one SM; 128 blocks use the GPU", "[superopt][cost]") {
+  const GpuPreset& preset = defaultGpuPreset();
+  MuGraphCost one = estimateCost(rowwiseExp(128, 1), preset);
+  MuGraphCost wide = estimateCost(rowwiseExp(128, 128), preset);
+  checkBreakdown(one);
+  checkBreakdown(wide);
+  CHECK(one.kernels[0].deviceBytes == wide.kernels[0].deviceBytes);
+  CHECK(one.kernels[0].deviceBytes == 2.0 * 128 * 512 * 2);
+  // Beyond the launch, time scales with the SMs each grid keeps busy: 1 and 128.
+  double launch = preset.launchSeconds * 1e6;
+  CHECK(one.micros - launch == Approx(128 * (wide.micros - launch)));
+  CHECK(one.kernels[0].bound == std::string("memory"));
+  CHECK(wide.kernels[0].bound == std::string("launch"));
+}
+
+TEST_CASE("Reshape is a free view; Repeat streams its output", "[superopt][cost]") {
+  KernelGraph view("view");
+  view.markOutput(view.reshape(view.input("x", {4, 1024}), {4096}));
+  MuGraphCost free = estimateCost(view);
+  CHECK(free.micros == 0);
+  CHECK(free.kernels.empty());
+
+  KernelGraph tiled("tiled");
+  tiled.markOutput(tiled.repeat(tiled.input("x", {4, 1024}), {2, 1}));
+  MuGraphCost copy = estimateCost(tiled);
+  REQUIRE(copy.kernels.size() == 1);
+  CHECK(copy.kernels[0].op == 1);
+  CHECK(copy.kernels[0].deviceBytes == (4 + 8) * 1024 * 2);
+  CHECK(copy.kernels[0].flops == 0);
+  CHECK(copy.micros > 0);
+}
+
+TEST_CASE("a large f16 matmul is compute-bound on tensor cores; f32 runs on SIMT units", "[superopt][cost]") {
+  auto gemm = [](DType dtype) {
+    KernelGraph k("gemm");
+    k.markOutput(k.matmul(k.input("a", {4096, 4096}, dtype), k.input("b", {4096, 4096}, dtype)));
+    return estimateCost(k);
+  };
+  MuGraphCost half = gemm(DType::F16), single = gemm(DType::F32);
+  CHECK(half.kernels[0].flops == 2.0 * 4096 * 4096 * 4096);
+  CHECK(half.kernels[0].bound == std::string("compute"));
+  CHECK(single.kernels[0].bound == std::string("compute"));
+  const GpuPreset& p = defaultGpuPreset();
+  double launch = p.launchSeconds * 1e6;
+  CHECK((single.micros - launch) / (half.micros - launch) ==
+        Approx(p.tensorFlops16 * p.computeEfficiency / p.simtFlops32));
+}

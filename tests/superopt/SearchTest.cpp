@@ -1,0 +1,164 @@
+// The search (Mirage Algorithm 1) on small programs: it finds verified
+// faster μGraphs, prunes, stops at its limits, and resumes from a checkpoint
+// exactly where it stopped.
+#include "Programs.h"
+
+#include "superopt/AxisLabels.h"
+#include "superopt/ExprSignature.h"
+#include "superopt/PartitionSpace.h"
+#include "superopt/SuperoptSearch.h"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+using namespace tcx;
+using namespace tcx::mugraph;
+using namespace tcx::superopt;
+
+namespace {
+
+int kernels(const KernelGraph& g) {
+  int n = 0;
+  for (const Operator& op : g.ops()) n += op.type != OpType::Input && op.type != OpType::Constant;
+  return n;
+}
+
+int count(const OperatorGraph& g, OpType type) {
+  int n = 0;
+  for (const Operator& op : g.ops()) n += (op.type == type) + (op.body ? count(*op.body, type) : 0);
+  return n;
+}
+
+SearchOptions small(int kernelOps, int blockOps) {
+  SearchOptions o;
+  o.maxKernelOps = kernelOps;
+  o.maxBlockOps = blockOps;
+  o.threads = 1;
+  o.verify.seed = 1;
+  return o;
+}
+
+KernelGraph smallAttention() { return testing::attention({2, 2, 1, 64, 16}); }
+
+} // namespace
+
+TEST_CASE("axes: GQA's query heads are kv heads times repeats", "[superopt]") {
+  KernelGraph gqa = testing::attention({8, 2, 1, 64, 16});
+  AxisAnalysis axes(gqa);
+  AxisAnalysis::Labelled l = axes.label(gqa);
+  const TensorLabels& q = *l.of({0, 0});  // [8, 1, 16]
+  const TensorLabels& kt = *l.of({1, 0}); // [2, 16, 64]
+  std::vector<int> heads = l.unifier.expand(q[0].atoms);
+  REQUIRE(heads.size() == 2);
+  CHECK(l.unifier.size(heads[0]) == 2);
+  CHECK(l.unifier.size(heads[1]) == 4);
+  CHECK(l.unifier.expand(kt[0].atoms) == std::vector<int>{heads[0]});
+  // A grid over the kv heads slices q by 4 heads and K^T by one: Mirage's GQA
+  // partition, with no Repeat of K or V.
+  std::vector<const TensorLabels*> operands{&q, &kt, l.of({2, 0}) ? &*l.of({2, 0}) : nullptr};
+  operands.pop_back();
+  bool found = false;
+  for (const GraphPartition& p : enumeratePartitions(l.unifier, operands, PartitionLimits{2, 1, 1024}))
+    found = found || (p.grid == Shape{2} && p.imaps[0] == DimMap{0} && p.imaps[1] == DimMap{0} && p.forLoop.empty());
+  CHECK(found);
+}
+
+TEST_CASE("signatures refute what no axiom can reach, and admit every FlashDecoding term", "[superopt]") {
+  using E = AbstractExpr;
+  ExprRef q = E::input("q"), k = E::input("k_t"), v = E::input("v");
+  ExprRef s = E::sum(16, E::mul(q, k)), e = E::exp(s);
+  ExprRef target = E::sum(64, E::mul(E::div(e, E::sum(64, e)), v));
+  ExprSignature sig(target);
+  CHECK(sig.admits(E::sum(16, E::mul(e, v))));                  // a partial P
+  CHECK(sig.admits(E::div(E::sum(64, E::mul(e, v)), E::sum(64, e)))); // FlashDecoding's output
+  CHECK(sig.admits(E::sum(16, q)));                             // coarse, as Table 2 is: sum(mul(q, k)) = mul(sum(q), k)
+  CHECK_FALSE(sig.admits(E::exp(q)));                           // no exp of q alone in the target
+  CHECK_FALSE(sig.admits(E::mul(q, v)));                        // q occurs only inside exps, v only outside
+  CHECK_FALSE(sig.admits(E::exp(e)));                           // nests exps deeper
+  CHECK_FALSE(sig.admits(E::mul(E::input("w"), q)));           // a leaf the target lacks
+}
+
+TEST_CASE("search keeps only verified candidates and finds LoRA's concatenated matmul", "[superopt]") {
+  SearchOptions o = small(2, 1);
+  o.threads = 2;
+  KernelGraph lora = testing::lora({16, 64, 64, 16});
+  SearchResult r = SuperoptSearch(lora, o).run();
+  INFO("explored " << r.progress.explored << ", candidates " << r.progress.candidates);
+  REQUIRE(r.stop == StopReason::Exhausted);
+  REQUIRE(!r.candidates.empty());
+  for (const Candidate& c : r.candidates) CHECK(c.verdict.verdict != verify::Verdict::NotEquivalent);
+  const Candidate& best = r.candidates.front();
+  CHECK(best.verdict.verdict == verify::Verdict::Equivalent);
+  CHECK(best.estimatedMicros < r.referenceMicros);
+  CHECK(kernels(best.graph) == 2);                     // X A, then (X || XA) x (W || B)
+  CHECK(count(best.graph, OpType::ConcatMatmul) == 1);
+  CHECK(r.progress.rejected > 0); // abstract expressions admit non-equivalent programs; the verifier removes them
+}
+
+TEST_CASE("search fuses small attention into one kernel per head", "[superopt]") {
+  SearchOptions o = small(2, 6);
+  o.stateLimit = 100'000; // one thread: the same prefixes every run
+  SearchResult r = SuperoptSearch(smallAttention(), o).run();
+  REQUIRE(!r.candidates.empty());
+  const Candidate& best = r.candidates.front();
+  CHECK(best.verdict.verdict != verify::Verdict::NotEquivalent);
+  CHECK(kernels(best.graph) == 1);
+  CHECK(count(best.graph, OpType::Repeat) == 0);
+  CHECK(best.estimatedMicros < r.referenceMicros / 2);
+}
+
+TEST_CASE("abstract-expression pruning shrinks the space (Table 5's ablation)", "[superopt]") {
+  SearchResult with = SuperoptSearch(smallAttention(), small(1, 2)).run();
+  SearchOptions off = small(1, 2);
+  off.abstractPruning = false;
+  SearchResult without = SuperoptSearch(smallAttention(), off).run();
+  REQUIRE(with.stop == StopReason::Exhausted);
+  REQUIRE(without.stop == StopReason::Exhausted);
+  CHECK(with.progress.pruned > 0);
+  CHECK(without.progress.pruned == 0);
+  CHECK(without.progress.explored > 5 * with.progress.explored);
+  CHECK(with.solver.queries > 0);
+}
+
+TEST_CASE("an interrupted search resumes from its checkpoint", "[superopt]") {
+  SearchResult whole = SuperoptSearch(smallAttention(), small(1, 2)).run();
+  REQUIRE(whole.stop == StopReason::Exhausted);
+
+  std::string path = (std::filesystem::temp_directory_path() / "tcx_superopt_resume.json").string();
+  std::filesystem::remove(path);
+  SearchOptions first = small(1, 2);
+  first.stateLimit = whole.progress.explored / 3;
+  first.checkpointPath = path;
+  SearchResult part = SuperoptSearch(smallAttention(), first).run();
+  CHECK(part.stop == StopReason::StateLimit);
+  REQUIRE(std::filesystem::exists(path));
+
+  SearchOptions second = small(1, 2);
+  second.checkpointPath = path;
+  second.resume = true;
+  SearchResult rest = SuperoptSearch(smallAttention(), second).run();
+  CHECK(rest.resumed);
+  CHECK(rest.stop == StopReason::Exhausted);
+  CHECK(rest.progress.explored == whole.progress.explored);
+  CHECK(rest.progress.pruned == whole.progress.pruned);
+  CHECK(rest.progress.candidates == whole.progress.candidates);
+
+  SearchOptions other = second;
+  other.maxBlockOps = 3;
+  CHECK_THROWS_WITH(SuperoptSearch(smallAttention(), other).run(), Catch::Contains("other search settings"));
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("a cancelled search stops promptly", "[superopt]") {
+  std::atomic<bool> cancel{false};
+  SearchOptions o = small(3, 5);
+  int calls = 0;
+  SearchResult r = SuperoptSearch(smallAttention(), o).run(
+      [&](const SearchProgress&) {
+        if (++calls == 3) cancel = true;
+      },
+      &cancel);
+  CHECK(r.stop == StopReason::Cancelled);
+  CHECK(r.progress.elapsedSeconds < 3);
+}
