@@ -10,6 +10,7 @@
 #include "superopt/AbstractExpr.h"
 #include "superopt/SuperoptSearch.h"
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,8 +24,9 @@ struct KernelPrefix {
 };
 
 struct PendingGraph {
+  static constexpr size_t kAll = SIZE_MAX; // every partition from firstPartition on
   std::vector<mugraph::TensorRef> operands;
-  size_t firstPartition = 0, endPartition = 0;
+  size_t firstPartition = 0, endPartition = kAll;
 };
 
 struct WorkItem {

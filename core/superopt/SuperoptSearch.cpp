@@ -56,53 +56,26 @@ int uses(const OperatorGraph& g, TensorRef t) {
 
 bool isLeaf(OpType t) { return t == OpType::Input || t == OpType::Constant; }
 
-// The frontier. Kernel-graph prefixes are extended first, last in, first
-// out: extending one is cheap (it lists the pre-defined operators and queues
-// the graph-defined ones), so every kernel graph a new block graph completes,
-// a candidate included, is reached at once. Block-graph searches, the
-// expensive part, run oldest first (graph-defined operators over the
-// program's own inputs before those over intermediates, in the order
-// PartitionSpace.h ranks partitions) while the queue is short, and newest
-// first once it holds kBreadthLimit items, which bounds memory as a depth-
-// first search does. An operand set is one item that yields its partitions
-// one at a time, its remainder taking its place at the front.
+// The frontier: a stack, so the search is depth first and its memory stays
+// proportional to the depth, as in Mirage's recursion. A kernel graph that a
+// block graph completes (a candidate included) is therefore extended at
+// once, before the next partition of the same operands. An operand set is
+// one item that yields its partitions one at a time (in the order
+// PartitionSpace.h ranks them), its remainder staying below its children.
 class WorkQueue {
 public:
-  static constexpr size_t kBreadthLimit = 65536;
-
-  void push(WorkItem item, bool continuation = false) {
-    if (!item.pending)
-      kernels_.push_back(std::move(item));
-    else if (continuation && blocks_.size() < kBreadthLimit)
-      blocks_.push_front(std::move(item));
-    else
-      blocks_.push_back(std::move(item));
-  }
+  void push(WorkItem item) { items_.push_back(std::move(item)); }
   WorkItem pop() {
-    WorkItem item;
-    if (!kernels_.empty()) {
-      item = std::move(kernels_.back());
-      kernels_.pop_back();
-    } else if (blocks_.size() < kBreadthLimit) {
-      item = std::move(blocks_.front());
-      blocks_.pop_front();
-    } else {
-      item = std::move(blocks_.back());
-      blocks_.pop_back();
-    }
+    WorkItem item = std::move(items_.back());
+    items_.pop_back();
     return item;
   }
-  bool empty() const { return kernels_.empty() && blocks_.empty(); }
-  size_t size() const { return kernels_.size() + blocks_.size(); }
-  std::vector<WorkItem> items() const {
-    std::vector<WorkItem> all(kernels_.begin(), kernels_.end());
-    all.insert(all.end(), blocks_.begin(), blocks_.end());
-    return all;
-  }
+  bool empty() const { return items_.empty(); }
+  size_t size() const { return items_.size(); }
+  const std::vector<WorkItem>& items() const { return items_; }
 
 private:
-  std::vector<WorkItem> kernels_;
-  std::deque<WorkItem> blocks_;
+  std::vector<WorkItem> items_;
 };
 
 // A block graph under construction.
@@ -256,11 +229,17 @@ void Engine::expandKernel(const std::shared_ptr<const KernelPrefix>& prefix, Exp
   std::vector<TensorRef> operandsOk;
   for (TensorRef t : all)
     if (g.op(t.op).type != OpType::Constant && labels.of(t)) operandsOk.push_back(t);
+  // Canonical form ranks an operator by its largest operand first, so an
+  // operand set whose largest tensor comes before the last operator's
+  // largest operand cannot follow it: such sets are never queued.
+  int floor = -1;
+  if (options_.canonicalForm && !g.ops().empty())
+    for (TensorRef t : g.ops().back().inputs) floor = std::max(floor, t.op);
   // Larger operand sets first: they fuse more into one kernel.
   std::vector<std::vector<TensorRef>> sets;
   std::vector<TensorRef> chosen;
   std::function<void(size_t)> choose = [&](size_t from) {
-    if (!chosen.empty()) sets.push_back(chosen);
+    if (!chosen.empty() && chosen.back().op >= floor) sets.push_back(chosen);
     if (static_cast<int>(chosen.size()) == options_.maxGraphInputs) return;
     for (size_t i = from; i < operandsOk.size(); ++i) {
       chosen.push_back(operandsOk[i]);
@@ -270,8 +249,10 @@ void Engine::expandKernel(const std::shared_ptr<const KernelPrefix>& prefix, Exp
   };
   choose(0);
   std::stable_sort(sets.begin(), sets.end(), [](const auto& a, const auto& b) { return a.size() > b.size(); });
+  // The partitions are enumerated when the item is first taken, not here:
+  // most operand sets of a deep prefix are never reached within a budget.
   for (const std::vector<TensorRef>& set : sets)
-    if (size_t n = partitionsOf(prefix, set)->size(); n > 0) ex.children.push_back({prefix, PendingGraph{set, 0, n}});
+    ex.children.push_back({prefix, PendingGraph{set, 0, PendingGraph::kAll}});
 
   forEachOperator(g, all, vocabulary_, [&](Operator op) {
     checkStop();
@@ -337,9 +318,10 @@ void Engine::expandPending(const std::shared_ptr<const KernelPrefix>& prefix, co
   std::shared_ptr<const std::vector<GraphPartition>> all = partitionsOf(prefix, pending.operands);
   const std::vector<GraphPartition>& parts = *all;
   // One partition per expansion; the rest of the range is the continuation.
-  if (pending.firstPartition + 1 < pending.endPartition)
-    ex.continuation = WorkItem{prefix, PendingGraph{pending.operands, pending.firstPartition + 1, pending.endPartition}};
-  for (size_t p = pending.firstPartition; p < std::min(pending.firstPartition + 1, parts.size()); ++p) {
+  size_t end = std::min(pending.endPartition, parts.size());
+  if (pending.firstPartition + 1 < end)
+    ex.continuation = WorkItem{prefix, PendingGraph{pending.operands, pending.firstPartition + 1, end}};
+  for (size_t p = pending.firstPartition; p < std::min(pending.firstPartition + 1, end); ++p) {
     checkStop();
     const GraphPartition& part = parts[p];
     BlockPrefix block{BlockGraph(descs, part.grid, part.forLoop), part.unifier, {}, {}, 0};
@@ -517,13 +499,10 @@ void Engine::worker() {
       aborted_.invalid += ex.invalid;
     }
     if (done) {
-      // Kernel prefixes go on in reverse, so the first is extended next;
-      // block searches go on in order, to run in order.
-      for (auto it = ex.children.rbegin(); it != ex.children.rend(); ++it)
-        if (!it->pending) queue_.push(std::move(*it));
-      for (WorkItem& child : ex.children)
-        if (child.pending) queue_.push(std::move(child));
-      if (ex.continuation) queue_.push(std::move(*ex.continuation), true);
+      // The continuation goes below the children, and the children in
+      // reverse, so the first child is expanded next.
+      if (ex.continuation) queue_.push(std::move(*ex.continuation));
+      for (auto it = ex.children.rbegin(); it != ex.children.rend(); ++it) queue_.push(std::move(*it));
       for (FoundCandidate& f : ex.found) {
         f.foundAtSeconds = now;
         found_.push_back(std::move(f));
