@@ -10,6 +10,7 @@
 #include "mugraph/Dot.h"
 #include "mugraph/Json.h"
 #include "report/SuperoptReport.h"
+#include "superopt/MuGraphCost.h"
 #include "superopt/Superoptimize.h"
 #include "support/AtomicFile.h"
 
@@ -34,13 +35,7 @@ struct SuperoptCliOptions {
   std::string commandLine;
 };
 
-int64_t kernels(const mugraph::KernelGraph& g) {
-  int64_t n = 0;
-  for (const mugraph::Operator& op : g.ops())
-    n += op.type != mugraph::OpType::Input && op.type != mugraph::OpType::Constant &&
-         op.type != mugraph::OpType::Reshape;
-  return n;
-}
+int kernels(const mugraph::KernelGraph& g) { return superopt::countKernels(g).launches; }
 
 void printResult(const superopt::SuperoptProgram& prog, const superopt::SearchResult& r) {
   const superopt::SearchProgress& p = r.progress;

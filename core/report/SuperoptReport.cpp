@@ -3,22 +3,11 @@
 #include "mugraph/Json.h"
 #include "report/MuGraphReport.h"
 #include "report/ReportFile.h"
+#include "superopt/MuGraphCost.h"
 
 #include <fmt/format.h>
 
 namespace tcx {
-
-namespace {
-
-int64_t kernelsOf(const mugraph::KernelGraph& g) {
-  int64_t n = 0;
-  for (const mugraph::Operator& op : g.ops())
-    n += op.type != mugraph::OpType::Input && op.type != mugraph::OpType::Constant &&
-         op.type != mugraph::OpType::Reshape;
-  return n;
-}
-
-} // namespace
 
 void writeSuperoptReport(const std::string& path, const Graph& graph, const std::vector<SuperoptRun>& runs,
                          const ReportContext& context) {
@@ -52,7 +41,7 @@ void writeSuperoptReport(const std::string& path, const Graph& graph, const std:
       for (size_t k = 0; k < r.candidates.size(); ++k) {
         const superopt::Candidate& c = r.candidates[k];
         cand.bind(static_cast<int64_t>(i)).bind(static_cast<int64_t>(k)).bind(fmt::format("{:016x}", c.hash));
-        cand.bind(kernelsOf(c.graph)).bind(c.estimatedMicros);
+        cand.bind(int64_t{superopt::countKernels(c.graph).launches}).bind(c.estimatedMicros);
         if (c.measuredMicros)
           cand.bind(*c.measuredMicros);
         else

@@ -168,12 +168,24 @@ KernelCost kernelCost(const KernelGraph& g, int index, const GpuPreset& p) {
 
 } // namespace
 
+namespace {
+// Inputs and constants are already in device memory; a Reshape is a view.
+bool launches(OpType type) { return type != OpType::Input && type != OpType::Constant && type != OpType::Reshape; }
+} // namespace
+
+KernelCount countKernels(const KernelGraph& graph) {
+  KernelCount count;
+  for (const Operator& op : graph.ops()) {
+    count.launches += launches(op.type);
+    count.graphDefined += op.type == OpType::GraphDefined;
+  }
+  return count;
+}
+
 MuGraphCost estimateCost(const KernelGraph& graph, const GpuPreset& preset) {
   MuGraphCost cost;
   for (size_t i = 0; i < graph.ops().size(); ++i) {
-    OpType type = graph.ops()[i].type;
-    // Inputs and constants are already in device memory; a Reshape is a view.
-    if (type == OpType::Input || type == OpType::Constant || type == OpType::Reshape) continue;
+    if (!launches(graph.ops()[i].type)) continue;
     cost.kernels.push_back(kernelCost(graph, static_cast<int>(i), preset));
     cost.micros += cost.kernels.back().micros;
   }

@@ -28,6 +28,14 @@ struct MuGraphCost {
   std::vector<KernelCost> kernels;
 };
 
+// The kernel-level operators that launch a kernel: all but inputs,
+// constants and Reshape (a view), as the estimate counts them.
+struct KernelCount {
+  int launches = 0;
+  int graphDefined = 0; // of them
+};
+KernelCount countKernels(const mugraph::KernelGraph& graph);
+
 MuGraphCost estimateCost(const mugraph::KernelGraph& graph, const GpuPreset& preset = defaultGpuPreset());
 
 } // namespace tcx::superopt

@@ -168,4 +168,47 @@ void forEachOperator(const OperatorGraph& g, const std::vector<TensorRef>& avail
   }
 }
 
+void forEachAccumulator(const PartitionedGraph& graph, TensorRef x, const TensorLabels& labels,
+                        const std::function<void(Operator)>& emit) {
+  const Shape& shape = graph.desc(x).shape;
+  auto carriers = [&](unsigned bit) {
+    std::vector<int> dims;
+    for (size_t d = 0; d < labels.size(); ++d)
+      if (labels[d].partitions & (1u << bit)) dims.push_back(static_cast<int>(d));
+    return dims;
+  };
+  std::vector<std::vector<int>> gridChoices;
+  for (size_t i = 0; i < graph.gridDims().size(); ++i) {
+    std::vector<int> dims = carriers(static_cast<unsigned>(i));
+    if (dims.empty())
+      for (size_t d = 0; d < shape.size(); ++d)
+        if (shape[d] == 1 && labels[d].partitions == 0) dims.push_back(static_cast<int>(d));
+    gridChoices.push_back(dims);
+  }
+  DimMap fmap;
+  for (size_t i = 0; i < graph.forLoopDims().size(); ++i) {
+    std::vector<int> dims = carriers(kLoopBit + static_cast<unsigned>(i));
+    fmap.push_back(dims.empty() ? kReplica : dims[0]);
+  }
+  DimMap omap;
+  std::function<void(size_t)> choose = [&](size_t i) {
+    if (i == gridChoices.size()) {
+      Operator op;
+      op.type = OpType::OutputAccumulator;
+      op.inputs = {x};
+      op.omap = omap;
+      op.fmap = fmap;
+      emit(std::move(op));
+      return;
+    }
+    for (int d : gridChoices[i]) {
+      if (std::find(omap.begin(), omap.end(), d) != omap.end()) continue;
+      omap.push_back(d);
+      choose(i + 1);
+      omap.pop_back();
+    }
+  };
+  choose(0);
+}
+
 } // namespace tcx::superopt

@@ -13,6 +13,7 @@
 
 #include "mugraph/MuGraph.h"
 #include "superopt/AbstractExpr.h"
+#include "superopt/AxisLabels.h"
 
 #include <functional>
 #include <vector>
@@ -35,5 +36,13 @@ Vocabulary vocabularyFor(const mugraph::KernelGraph& reference, const ExprRef& t
 // word when the operator is appended).
 void forEachOperator(const mugraph::OperatorGraph& graph, const std::vector<mugraph::TensorRef>& available,
                      const Vocabulary& vocabulary, const std::function<void(mugraph::Operator)>& emit);
+
+// Calls `emit` with the output accumulators that store block tensor `x`,
+// whose axes are `labels` (AxisLabels.h): a partition dimension that splits
+// an axis x still carries maps to that dimension; one that x does not carry
+// was reduced inside the block, so a for-loop accumulates it (φ) and the grid
+// lays the partial results out along a free unit dimension.
+void forEachAccumulator(const mugraph::PartitionedGraph& graph, mugraph::TensorRef x, const TensorLabels& labels,
+                        const std::function<void(mugraph::Operator)>& emit);
 
 } // namespace tcx::superopt

@@ -34,6 +34,28 @@ struct WorkItem {
   std::optional<PendingGraph> pending;
 };
 
+// The frontier: a stack, so the search is depth first and its memory stays
+// proportional to the depth, as in Mirage's recursion. A kernel graph that a
+// block graph completes (a candidate included) is therefore extended at
+// once, before the next partition of the same operands. An operand set is
+// one item that yields its partitions one at a time (in the order
+// PartitionSpace.h ranks them), its remainder staying below its children.
+class WorkQueue {
+public:
+  void push(WorkItem item) { items_.push_back(std::move(item)); }
+  WorkItem pop() {
+    WorkItem item = std::move(items_.back());
+    items_.pop_back();
+    return item;
+  }
+  bool empty() const { return items_.empty(); }
+  size_t size() const { return items_.size(); }
+  const std::vector<WorkItem>& items() const { return items_; }
+
+private:
+  std::vector<WorkItem> items_;
+};
+
 struct FoundCandidate {
   mugraph::KernelGraph graph;
   double foundAtSeconds = 0;

@@ -124,3 +124,13 @@ TEST_CASE("a large f16 matmul is compute-bound on tensor cores; f32 runs on SIMT
   CHECK((single.micros - launch) / (half.micros - launch) ==
         Approx(p.tensorFlops16 * p.computeEfficiency / p.simtFlops32));
 }
+
+TEST_CASE("kernel launches: Reshape is a view, inputs and constants launch nothing", "[superopt][cost]") {
+  testing::AttentionShape gqa{8, 2, 1, 64, 16};
+  // MatMul, Exp, Sum, Div, MatMul and the two Repeats; the four Reshapes around the Repeats are views.
+  CHECK(countKernels(testing::attention(gqa)).launches == 7);
+  CHECK(countKernels(testing::attention(gqa)).graphDefined == 0);
+  KernelCount fd = countKernels(testing::flashDecoding({2, 2, 1, 8, 4}, 2, 2));
+  CHECK(fd.launches == 2);
+  CHECK(fd.graphDefined == 2);
+}

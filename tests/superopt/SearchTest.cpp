@@ -5,6 +5,7 @@
 
 #include "superopt/AxisLabels.h"
 #include "superopt/ExprSignature.h"
+#include "superopt/MuGraphCost.h"
 #include "superopt/PartitionSpace.h"
 #include "superopt/SuperoptSearch.h"
 
@@ -18,11 +19,7 @@ using namespace tcx::superopt;
 
 namespace {
 
-int kernels(const KernelGraph& g) {
-  int n = 0;
-  for (const Operator& op : g.ops()) n += op.type != OpType::Input && op.type != OpType::Constant;
-  return n;
-}
+int kernels(const KernelGraph& g) { return countKernels(g).launches; }
 
 int count(const OperatorGraph& g, OpType type) {
   int n = 0;

@@ -1,18 +1,10 @@
 #include "CandidateTableModel.h"
 
+#include "superopt/MuGraphCost.h"
+
 #include <algorithm>
 
 namespace tcx::viz {
-
-KernelCount countKernels(const mugraph::KernelGraph& graph) {
-  KernelCount count;
-  for (const mugraph::Operator& op : graph.ops()) {
-    if (op.type == mugraph::OpType::Input || op.type == mugraph::OpType::Constant) continue;
-    ++count.kernels;
-    count.graphDefined += op.type == mugraph::OpType::GraphDefined;
-  }
-  return count;
-}
 
 void CandidateTableModel::reset(std::vector<superopt::Candidate> candidates, double referenceMicros) {
   beginResetModel();
@@ -46,8 +38,8 @@ QVariant CandidateTableModel::data(const QModelIndex& index, int role) const {
     return micros > 0 ? QVariant(QStringLiteral("%1×").arg(referenceMicros_ / micros, 0, 'f', 2)) : QVariant();
   case Verdict: return QString::fromUtf8(verify::verdictName(c.verdict.verdict));
   case Kernels: {
-    const KernelCount k = countKernels(c.graph);
-    return tr("%1 (%2 graph-defined)").arg(k.kernels).arg(k.graphDefined);
+    const superopt::KernelCount k = superopt::countKernels(c.graph);
+    return tr("%1 (%2 graph-defined)").arg(k.launches).arg(k.graphDefined);
   }
   }
   return {};

@@ -35,12 +35,4 @@ private:
   bool measured_ = false; // some candidate was timed on a GPU: the ranking uses those times
 };
 
-// The kernel-level operators that launch a kernel (all but inputs and
-// constants), and how many of them are graph-defined.
-struct KernelCount {
-  int kernels = 0;
-  int graphDefined = 0;
-};
-KernelCount countKernels(const mugraph::KernelGraph& graph);
-
 } // namespace tcx::viz

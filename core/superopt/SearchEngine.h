@@ -1,0 +1,150 @@
+#pragma once
+// The search engine behind SuperoptSearch: its generation of kernel and
+// block graphs (Algorithm 1; SearchGenerator.cpp) and its scheduling of that
+// work over threads, limits and checkpoints (SuperoptSearch.cpp). Internal
+// to core/superopt.
+
+#include "mugraph/MuGraph.h"
+#include "superopt/AxisLabels.h"
+#include "superopt/OperatorSpace.h"
+#include "superopt/PartitionSpace.h"
+#include "superopt/SearchFrontier.h"
+#include "superopt/SubexprChecker.h"
+#include "superopt/SuperoptSearch.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+
+namespace tcx::superopt::detail {
+
+using namespace mugraph;
+
+using Clock = std::chrono::steady_clock;
+
+
+// What one expansion produces; committed to the shared state only when the
+// expansion completes, so an expansion cut short by a stop can be redone
+// from its work item without counting or emitting anything twice.
+struct Expansion {
+  std::vector<WorkItem> children;
+  std::optional<WorkItem> continuation; // the rest of a partition range
+  std::vector<FoundCandidate> found;
+  int64_t explored = 0, pruned = 0, invalid = 0;
+};
+
+
+struct Aborted {};
+
+inline int uses(const OperatorGraph& g, TensorRef t) {
+  int n = 0;
+  for (const Operator& op : g.ops()) n += static_cast<int>(std::count(op.inputs.begin(), op.inputs.end(), t));
+  return n;
+}
+
+inline bool isLeaf(OpType t) { return t == OpType::Input || t == OpType::Constant; }
+
+// A block graph under construction.
+struct BlockPrefix {
+  BlockGraph graph;
+  AxisUnifier unifier;
+  std::vector<ExprRef> exprs; // of every operator's output
+  std::vector<std::optional<TensorLabels>> labels;
+  int ops = 0; // besides the input iterators
+};
+
+class Engine {
+public:
+  Engine(const KernelGraph& reference, const SearchOptions& options)
+      : reference_(reference), options_(options), axes_(reference),
+        target_(exprsOf(reference).at(static_cast<size_t>(reference.outputs().at(0).op))
+                    .at(static_cast<size_t>(reference.outputs()[0].output))),
+        checker_(target_, options.solver),
+        vocabulary_(vocabularyFor(reference, target_, options.abstractPruning)),
+        limits_(PartitionLimits::of(options.preset, options.maxGridDims, options.maxForLoopDims)),
+        output_(reference.desc(reference.outputs()[0])) {
+    // An operator consuming n unconsumed tensors leaves n - 1 (an
+    // accumulator: one fewer); this bounds how many a block may still leave.
+    for (OpType t : vocabulary_.types) maxConsumed_ = std::max(maxConsumed_, static_cast<int>(numOperands(t)) - 1);
+  }
+
+  SearchResult run(const ProgressFn& onProgress, const std::atomic<bool>* cancel);
+
+private:
+  KernelPrefix initialPrefix() const;
+  std::shared_ptr<const KernelPrefix> restorePrefix(const KernelGraph& graph) const;
+
+  void worker();
+  void expand(const WorkItem& item, Expansion& ex);
+  void expandKernel(const std::shared_ptr<const KernelPrefix>& prefix, Expansion& ex);
+  void expandPending(const std::shared_ptr<const KernelPrefix>& prefix, const PendingGraph& pending, Expansion& ex);
+  // The partitions of one operand set, enumerated once for all its items.
+  std::shared_ptr<const std::vector<GraphPartition>> partitionsOf(const std::shared_ptr<const KernelPrefix>& prefix,
+                                                                  const std::vector<TensorRef>& operands);
+  void appendKernelOp(const KernelPrefix& prefix, Operator op, std::vector<ExprRef> exprs, Expansion& ex);
+  void extendBlock(const KernelPrefix& kernel, const std::vector<TensorRef>& operands, BlockPrefix& block,
+                   Expansion& ex);
+  void tryBlockOp(const KernelPrefix& kernel, const std::vector<TensorRef>& operands, const BlockPrefix& block,
+                  Operator op, Expansion& ex);
+  void closeBlock(const KernelPrefix& kernel, const std::vector<TensorRef>& operands, const BlockPrefix& block,
+                  Expansion& ex);
+  bool keep(const ExprRef& e, Expansion& ex) {
+    if (!options_.abstractPruning || checker_.isSubexpr(e))
+      return true;
+    ++ex.pruned;
+    ++livePruned_;
+    return false;
+  }
+  // Outputs a graph-defined operator appended to `kernel` may have: all but
+  // the program's output must be consumed by the operators left after it.
+  int maxGraphOutputs(const KernelPrefix& kernel) const {
+    int used = 0;
+    for (const Operator& op : kernel.graph.ops()) used += !isLeaf(op.type);
+    return (options_.maxKernelOps - used - 1) * options_.maxGraphInputs + 1;
+  }
+  void checkStop() const {
+    if (stop_.load(std::memory_order_relaxed)) throw Aborted{};
+  }
+  SearchProgress snapshot() const;
+
+  const KernelGraph& reference_;
+  const SearchOptions& options_;
+  AxisAnalysis axes_;
+  ExprRef target_;
+  SubexprChecker checker_;
+  Vocabulary vocabulary_;
+  PartitionLimits limits_;
+  TensorDesc output_;
+  int maxConsumed_ = 1;
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  WorkQueue queue_;
+  int busy_ = 0;
+  std::atomic<bool> stop_{false};
+  SearchProgress committed_;
+  // Counts of expansions still running, for progress reports only: an
+  // expansion adds to them as it goes and takes its counts back when it
+  // commits or aborts, so checkpoints hold committed counts alone.
+  std::atomic<int64_t> liveExplored_{0}, livePruned_{0};
+  // Work of expansions a stop cut short: done in this run and reported, but
+  // not in the checkpoint, since a resumed search does it again.
+  SearchProgress aborted_;
+
+  struct PartitionCacheEntry {
+    std::shared_ptr<const KernelPrefix> prefix;
+    std::vector<TensorRef> operands;
+    std::shared_ptr<const std::vector<GraphPartition>> partitions;
+  };
+  static constexpr size_t kPartitionCacheSize = 64;
+  std::mutex partitionsMutex_;
+  std::deque<PartitionCacheEntry> partitionCache_;
+  std::vector<FoundCandidate> found_;
+  Clock::time_point start_;
+  double priorSeconds_ = 0; // from the checkpoint a resumed search started at
+};
+
+} // namespace tcx::superopt::detail

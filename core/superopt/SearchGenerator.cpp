@@ -1,0 +1,257 @@
+// Algorithm 1's generation: kernel-graph prefixes extended by pre-defined
+// and graph-defined operators, and block graphs extended operator by
+// operator, each extension checked for shape, memory, canonical form and
+// abstract expression.
+#include "superopt/SearchEngine.h"
+
+#include "mugraph/Canonical.h"
+#include "mugraph/Validate.h"
+#include "support/Error.h"
+
+namespace tcx::superopt::detail {
+
+KernelPrefix Engine::initialPrefix() const {
+  KernelPrefix p;
+  p.graph = KernelGraph(reference_.name());
+  for (const Operator& op : reference_.ops()) {
+    if (op.type == OpType::Input) {
+      p.graph.input(op.name, op.outputs[0].shape, op.outputs[0].dtype);
+      p.exprs.push_back({AbstractExpr::input(op.name)});
+    } else if (op.type == OpType::Constant) {
+      p.graph.constant(op.value);
+      p.exprs.push_back({AbstractExpr::constant(op.value)});
+    }
+  }
+  return p;
+}
+
+std::shared_ptr<const KernelPrefix> Engine::restorePrefix(const KernelGraph& graph) const {
+  return std::make_shared<const KernelPrefix>(KernelPrefix{graph, exprsOf(graph)});
+}
+
+void Engine::expand(const WorkItem& item, Expansion& ex) {
+  if (item.pending)
+    expandPending(item.prefix, *item.pending, ex);
+  else
+    expandKernel(item.prefix, ex);
+}
+
+void Engine::expandKernel(const std::shared_ptr<const KernelPrefix>& prefix, Expansion& ex) {
+  ++ex.explored;
+  ++liveExplored_;
+  const KernelGraph& g = prefix->graph;
+  int used = 0, dead = 0;
+  std::vector<TensorRef> all;
+  for (int i = 0; i < static_cast<int>(g.ops().size()); ++i) {
+    used += !isLeaf(g.op(i).type);
+    for (int j = 0; j < static_cast<int>(g.op(i).outputs.size()); ++j) {
+      all.push_back({i, j});
+      dead += !isLeaf(g.op(i).type) && uses(g, {i, j}) == 0;
+    }
+  }
+  int left = options_.maxKernelOps - used;
+  // Every tensor but the output must be consumed, and one operator consumes
+  // at most maxGraphInputs of them.
+  if (left <= 0 || dead > left * options_.maxGraphInputs + 1) return;
+
+  // Graph-defined operators: operand sets of tensors whose axes are known;
+  // each set's partitions become work items.
+  AxisAnalysis::Labelled labels = axes_.label(g);
+  std::vector<TensorRef> operandsOk;
+  for (TensorRef t : all)
+    if (g.op(t.op).type != OpType::Constant && labels.of(t)) operandsOk.push_back(t);
+  // Canonical form ranks an operator by its largest operand first, so an
+  // operand set whose largest tensor comes before the last operator's
+  // largest operand cannot follow it: such sets are never queued.
+  int floor = -1;
+  if (options_.canonicalForm && !g.ops().empty())
+    for (TensorRef t : g.ops().back().inputs) floor = std::max(floor, t.op);
+  // Larger operand sets first: they fuse more into one kernel.
+  std::vector<std::vector<TensorRef>> sets;
+  std::vector<TensorRef> chosen;
+  std::function<void(size_t)> choose = [&](size_t from) {
+    if (!chosen.empty() && chosen.back().op >= floor) sets.push_back(chosen);
+    if (static_cast<int>(chosen.size()) == options_.maxGraphInputs) return;
+    for (size_t i = from; i < operandsOk.size(); ++i) {
+      chosen.push_back(operandsOk[i]);
+      choose(i + 1);
+      chosen.pop_back();
+    }
+  };
+  choose(0);
+  std::stable_sort(sets.begin(), sets.end(), [](const auto& a, const auto& b) { return a.size() > b.size(); });
+  // The partitions are enumerated when the item is first taken, not here:
+  // most operand sets of a deep prefix are never reached within a budget.
+  for (const std::vector<TensorRef>& set : sets)
+    ex.children.push_back({prefix, PendingGraph{set, 0, PendingGraph::kAll}});
+
+  forEachOperator(g, all, vocabulary_, [&](Operator op) {
+    checkStop();
+    std::vector<ExprRef> in;
+    for (TensorRef t : op.inputs) in.push_back(prefix->exprs[static_cast<size_t>(t.op)][static_cast<size_t>(t.output)]);
+    std::vector<ExprRef> e = exprsOf(g, op, in);
+    if (!keep(e[0], ex)) return;
+    appendKernelOp(*prefix, std::move(op), std::move(e), ex);
+  });
+}
+
+void Engine::appendKernelOp(const KernelPrefix& prefix, Operator op, std::vector<ExprRef> exprs, Expansion& ex) {
+  if (options_.canonicalForm && !extendsCanonically(prefix.graph, op)) return;
+  auto child = std::make_shared<KernelPrefix>(prefix);
+  TensorRef t;
+  try {
+    t = child->graph.append(std::move(op));
+  } catch (const Error&) {
+    ++ex.invalid;
+    return;
+  }
+  child->exprs.push_back(std::move(exprs));
+  const KernelGraph& g = child->graph;
+  // Complete when an output has the reference's output type and nothing
+  // else is left unconsumed.
+  for (int j = 0; j < static_cast<int>(g.op(t.op).outputs.size()); ++j) {
+    TensorRef out{t.op, j};
+    if (g.desc(out).shape != output_.shape) continue;
+    bool clean = true;
+    for (int i = 0; i < static_cast<int>(g.ops().size()) && clean; ++i)
+      for (int k = 0; k < static_cast<int>(g.op(i).outputs.size()) && clean; ++k)
+        clean = isLeaf(g.op(i).type) || TensorRef{i, k} == out || uses(g, {i, k}) > 0;
+    if (!clean) continue;
+    KernelGraph candidate = g;
+    candidate.markOutput(out);
+    ex.found.push_back({std::move(candidate), 0});
+  }
+  ex.children.push_back({std::move(child), std::nullopt});
+}
+
+std::shared_ptr<const std::vector<GraphPartition>>
+Engine::partitionsOf(const std::shared_ptr<const KernelPrefix>& prefix, const std::vector<TensorRef>& operands) {
+  {
+    std::lock_guard lock(partitionsMutex_);
+    for (const PartitionCacheEntry& e : partitionCache_)
+      if (e.prefix == prefix && e.operands == operands) return e.partitions;
+  }
+  AxisAnalysis::Labelled labels = axes_.label(prefix->graph);
+  std::vector<const TensorLabels*> l;
+  for (TensorRef t : operands) l.push_back(&*labels.of(t));
+  auto parts = std::make_shared<const std::vector<GraphPartition>>(enumeratePartitions(labels.unifier, l, limits_));
+  std::lock_guard lock(partitionsMutex_);
+  if (partitionCache_.size() == kPartitionCacheSize) partitionCache_.pop_front();
+  partitionCache_.push_back({prefix, operands, parts});
+  return parts;
+}
+
+void Engine::expandPending(const std::shared_ptr<const KernelPrefix>& prefix, const PendingGraph& pending,
+                           Expansion& ex) {
+  const KernelGraph& g = prefix->graph;
+  std::vector<TensorDesc> descs;
+  for (TensorRef t : pending.operands) descs.push_back(g.desc(t));
+  std::shared_ptr<const std::vector<GraphPartition>> all = partitionsOf(prefix, pending.operands);
+  const std::vector<GraphPartition>& parts = *all;
+  // One partition per expansion; the rest of the range is the continuation.
+  size_t end = std::min(pending.endPartition, parts.size());
+  if (pending.firstPartition + 1 < end)
+    ex.continuation = WorkItem{prefix, PendingGraph{pending.operands, pending.firstPartition + 1, end}};
+  for (size_t p = pending.firstPartition; p < std::min(pending.firstPartition + 1, end); ++p) {
+    checkStop();
+    const GraphPartition& part = parts[p];
+    BlockPrefix block{BlockGraph(descs, part.grid, part.forLoop), part.unifier, {}, {}, 0};
+    bool ok = true;
+    for (size_t k = 0; k < pending.operands.size() && ok; ++k) {
+      try {
+        block.graph.inputIterator(static_cast<int>(k), part.imaps[k], part.fmaps[k]);
+      } catch (const Error&) {
+        ok = false;
+      }
+      TensorRef t = pending.operands[k];
+      block.exprs.push_back(prefix->exprs[static_cast<size_t>(t.op)][static_cast<size_t>(t.output)]);
+      block.labels.push_back(part.chunks[k]);
+    }
+    if (!ok || sharedMemoryBytes(block.graph) > options_.preset.sharedMemoryPerBlock) {
+      ++ex.invalid;
+      continue;
+    }
+    extendBlock(*prefix, pending.operands, block, ex);
+  }
+}
+
+void Engine::extendBlock(const KernelPrefix& kernel, const std::vector<TensorRef>& operands, BlockPrefix& block,
+                         Expansion& ex) {
+  checkStop();
+  ++ex.explored;
+  ++liveExplored_;
+  const BlockGraph& g = block.graph;
+  int accumulators = 0, unconsumed = 0;
+  std::vector<TensorRef> available;
+  for (int i = 0; i < static_cast<int>(g.ops().size()); ++i) {
+    if (g.op(i).type == OpType::OutputAccumulator) {
+      ++accumulators;
+      continue;
+    }
+    available.push_back({i, 0});
+    unconsumed += uses(g, {i, 0}) == 0;
+  }
+  // Algorithm 1 line 18: a block graph closes once all its tensors are consumed.
+  if (accumulators > 0 && unconsumed == 0) closeBlock(kernel, operands, block, ex);
+  int left = options_.maxBlockOps - block.ops;
+  if (left <= 0 || unconsumed > maxConsumed_ * left) return;
+  forEachOperator(g, available, vocabulary_, [&](Operator op) { tryBlockOp(kernel, operands, block, std::move(op), ex); });
+  // Accumulators: each computed tensor is stored at most once (a loaded
+  // chunk stored unchanged, or a tensor stored twice, only copies data), and
+  // no more outputs than the kernel graph has operators left to consume.
+  if (accumulators >= maxGraphOutputs(kernel)) return;
+  for (TensorRef x : available) {
+    if (g.op(x.op).type == OpType::InputIterator) continue;
+    bool stored = false;
+    for (const Operator& op : g.ops()) stored = stored || (op.type == OpType::OutputAccumulator && op.inputs[0] == x);
+    const std::optional<TensorLabels>& labels = block.labels[static_cast<size_t>(x.op)];
+    if (!stored && labels)
+      forEachAccumulator(g, x, *labels, [&](Operator op) { tryBlockOp(kernel, operands, block, std::move(op), ex); });
+  }
+}
+
+void Engine::tryBlockOp(const KernelPrefix& kernel, const std::vector<TensorRef>& operands, const BlockPrefix& block,
+                        Operator op, Expansion& ex) {
+  checkStop();
+  if (options_.canonicalForm && !extendsCanonically(block.graph, op)) return;
+  std::vector<ExprRef> in;
+  std::vector<const TensorLabels*> inLabels;
+  for (TensorRef t : op.inputs) {
+    in.push_back(block.exprs[static_cast<size_t>(t.op)]);
+    const auto& l = block.labels[static_cast<size_t>(t.op)];
+    inLabels.push_back(l ? &*l : nullptr);
+  }
+  BlockPrefix child = block;
+  try {
+    child.graph.append(op);
+  } catch (const Error&) {
+    ++ex.invalid;
+    return;
+  }
+  if (sharedMemoryBytes(child.graph) > options_.preset.sharedMemoryPerBlock) {
+    ++ex.invalid;
+    return;
+  }
+  const Operator& added = child.graph.ops().back();
+  ExprRef e = exprsOf(child.graph, added, in)[0];
+  if (!keep(e, ex)) return;
+  child.exprs.push_back(e);
+  child.labels.push_back(op.type == OpType::OutputAccumulator
+                             ? std::nullopt
+                             : propagateLabels(child.unifier, child.graph, added, inLabels));
+  ++child.ops;
+  extendBlock(kernel, operands, child, ex);
+}
+
+void Engine::closeBlock(const KernelPrefix& kernel, const std::vector<TensorRef>& operands, const BlockPrefix& block,
+                        Expansion& ex) {
+  Operator op;
+  op.type = OpType::GraphDefined;
+  op.inputs = operands;
+  op.body = std::make_shared<const BlockGraph>(block.graph);
+  std::vector<ExprRef> exprs;
+  for (int a : block.graph.outputAccumulators()) exprs.push_back(block.exprs[static_cast<size_t>(a)]);
+  appendKernelOp(kernel, std::move(op), std::move(exprs), ex);
+}
+
+} // namespace tcx::superopt::detail
