@@ -91,23 +91,28 @@ DenseTensor<V> mapBinary(const DenseTensor<V>& x, const DenseTensor<V>& y, const
   return out;
 }
 
-// Batched over leading dims: [..., m, k] x [..., k, n].
+// Batched over leading dims, which broadcast: [..., m, k] x [..., k, n].
 template <typename D, typename V>
 DenseTensor<V> matmulOf(const D& domain, const DenseTensor<V>& x, const DenseTensor<V>& y) {
   size_t r = x.shape.size();
   int64_t m = x.shape[r - 2], k = x.shape[r - 1], n = y.shape[r - 1];
-  Shape outShape = x.shape;
-  outShape[r - 1] = n;
+  Shape batch(r - 2);
+  for (size_t d = 0; d + 2 < r; ++d) batch[d] = std::max(x.shape[d], y.shape[d]);
+  Shape outShape = batch;
+  outShape.push_back(m);
+  outShape.push_back(n);
   DenseTensor<V> out(outShape, domain.zero());
-  int64_t batches = numElements(outShape) / (m * n);
-  for (int64_t b = 0; b < batches; ++b) {
-    const V* a = x.data.data() + b * m * k;
-    const V* c = y.data.data() + b * k * n;
-    V* o = out.data.data() + b * m * n;
+  std::vector<int64_t> sx = broadcastStrides(Shape(x.shape.begin(), x.shape.end() - 2), batch),
+                       sy = broadcastStrides(Shape(y.shape.begin(), y.shape.end() - 2), batch);
+  int64_t b = 0;
+  forEachIndex(batch, [&](const Shape& index) {
+    const V* a = x.data.data() + offsetOf(index, sx) * m * k;
+    const V* c = y.data.data() + offsetOf(index, sy) * k * n;
+    V* o = out.data.data() + b++ * m * n;
     for (int64_t i = 0; i < m; ++i)
       for (int64_t l = 0; l < k; ++l)
         for (int64_t j = 0; j < n; ++j) o[i * n + j] = domain.add(o[i * n + j], domain.mul(a[i * k + l], c[l * n + j]));
-  }
+  });
   return out;
 }
 

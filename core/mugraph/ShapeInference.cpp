@@ -19,9 +19,14 @@ TensorDesc matmulOf(const TensorDesc& x, const TensorDesc& y) {
             "Matmul needs two operands of the same rank >= 2, got {} and {}", str(a), str(b));
   size_t r = a.size();
   TCX_CHECK(a[r - 1] == b[r - 2], ErrorKind::ShapeInference, "Matmul: {} x {}: inner dims differ", str(a), str(b));
-  TCX_CHECK(std::equal(a.begin(), a.end() - 2, b.begin()), ErrorKind::ShapeInference,
-            "Matmul: {} x {}: batch dims differ", str(a), str(b));
+  // Batch dims broadcast as in ONNX MatMul: a block's query heads against
+  // the one key head they share (GQA) need no Repeat.
   Shape out = a;
+  for (size_t d = 0; d + 2 < r; ++d) {
+    TCX_CHECK(a[d] == b[d] || a[d] == 1 || b[d] == 1, ErrorKind::ShapeInference,
+              "Matmul: {} x {}: batch dims differ", str(a), str(b));
+    out[d] = std::max(a[d], b[d]);
+  }
   out[r - 1] = b[r - 1];
   return like(x, out);
 }

@@ -2,6 +2,7 @@
 
 #include "mugraph/Canonical.h"
 #include "superopt/MuGraphCost.h"
+#include "superopt/SizeTuning.h"
 #include "superopt/ThreadGraphConstruction.h"
 #include "support/Error.h"
 
@@ -83,17 +84,28 @@ uint64_t structureHash(const KernelGraph& graph) {
 void rankCandidates(SearchResult& result, const std::vector<FoundCandidate>& found, const SearchOptions& options,
                     SearchProgress& progress, const ProgressFn& onProgress) {
   result.referenceMicros = estimateCost(result.reference, options.preset).micros;
-  std::vector<Ranked> ranked;
+  std::vector<const FoundCandidate*> distinct;
   std::set<uint64_t> seen;
-  for (const FoundCandidate& f : found) {
-    uint64_t h = stableHash(f.graph);
+  for (const FoundCandidate& f : found)
+    if (seen.insert(stableHash(f.graph)).second) distinct.push_back(&f);
+  // The search found each with its size class's representative partitions.
+  const AxisAnalysis axes(result.reference);
+  const PartitionLimits limits = PartitionLimits::of(options.preset, options.maxGridDims, options.maxForLoopDims);
+  std::vector<SizeTuning> tuned(distinct.size());
+  parallelFor(distinct.size(), options.threads, [&](size_t i) {
+    tuned[i] = tuneSizes(distinct[i]->graph, axes, limits, options.preset);
+  });
+  std::vector<Ranked> ranked;
+  seen.clear();
+  for (size_t i = 0; i < distinct.size(); ++i) {
+    uint64_t h = stableHash(tuned[i].graph);
     if (!seen.insert(h).second) continue;
     Ranked r;
-    r.candidate.graph = constructThreadGraphs(f.graph);
+    r.candidate.graph = constructThreadGraphs(tuned[i].graph);
     r.candidate.hash = h;
-    r.candidate.foundAtSeconds = f.foundAtSeconds;
+    r.candidate.foundAtSeconds = distinct[i]->foundAtSeconds;
     r.candidate.estimatedMicros = estimateCost(r.candidate.graph, options.preset).micros;
-    r.structure = structureHash(f.graph);
+    r.structure = structureHash(tuned[i].graph);
     ranked.push_back(std::move(r));
   }
   progress.candidates = static_cast<int64_t>(ranked.size());

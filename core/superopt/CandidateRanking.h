@@ -1,9 +1,10 @@
 #pragma once
-// After the search (Algorithm 1, lines 4-5 and the verifier of §5): build
-// each complete μGraph's thread graphs, estimate it, drop the variants that
-// differ from a better-estimated one only in grid or for-loop sizes (they
-// share its algebra and its partition structure; keeping every size would
-// verify the same program dozens of times), and verify the rest: one
+// After the search (Algorithm 1, lines 4-5 and the verifier of §5): choose
+// each complete μGraph's grid and for-loop sizes (SizeTuning.h), build its
+// thread graphs, estimate it, drop the variants that differ from a
+// better-estimated one only in sizes (they share its algebra and its
+// partition structure; keeping every size would verify the same program
+// dozens of times), and verify the rest: one
 // finite-field trial each, which rejects a non-equivalent program with
 // probability at least 1/k, then the full δ bound for the best `verifyTop`.
 // Only candidates that pass are kept, each with its verdict.

@@ -31,7 +31,9 @@ bool broadcastable(const Shape& a, const Shape& b) {
 bool multipliable(const Shape& a, const Shape& b) {
   size_t r = a.size();
   if (r < 2 || b.size() != r || a[r - 1] != b[r - 2]) return false;
-  return std::equal(a.begin(), a.end() - 2, b.begin());
+  for (size_t d = 0; d + 2 < r; ++d)
+    if (a[d] != b[d] && a[d] != 1 && b[d] != 1) return false;
+  return true;
 }
 
 // Shapes reached by moving one unit dimension of `s` elsewhere.

@@ -1,7 +1,11 @@
 #include "superopt/PartitionSpace.h"
 
+#include "support/Error.h"
+
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <optional>
 #include <tuple>
 
 namespace tcx::superopt {
@@ -180,6 +184,58 @@ std::vector<GraphPartition> enumeratePartitions(const AxisUnifier& unifier,
                                                 const std::vector<const TensorLabels*>& operands,
                                                 const PartitionLimits& limits) {
   return Enumerator(unifier, operands, limits).run();
+}
+
+BlockGraph partitionInputs(const std::vector<TensorDesc>& operands, const GraphPartition& partition) {
+  BlockGraph block(operands, partition.grid, partition.forLoop);
+  for (size_t k = 0; k < operands.size(); ++k)
+    block.inputIterator(static_cast<int>(k), partition.imaps[k], partition.fmaps[k]);
+  return block;
+}
+
+std::string sizeClass(const PartitionedGraph& graph) {
+  std::string key;
+  auto put = [&](const DimMap& m) {
+    for (int d : m) key += std::to_string(d) + ',';
+    key += '/';
+  };
+  for (const Operator& op : graph.ops()) {
+    if (op.type != OpType::InputIterator) continue;
+    key += std::to_string(op.inputIndex) + ':';
+    put(op.imap);
+    put(op.fmap);
+    for (int64_t extent : op.outputs[0].shape) key += extent == 1 ? '1' : 'n';
+    key += ';';
+  }
+  return key;
+}
+
+std::vector<GraphPartition> sizeClassRepresentatives(std::vector<GraphPartition> ranked,
+                                                     const std::vector<TensorDesc>& operands) {
+  struct Member {
+    size_t index;
+    int64_t chunkElements;
+  };
+  std::map<std::string, size_t> classOf;
+  std::vector<Member> best; // per class, in order of first appearance
+  for (size_t i = 0; i < ranked.size(); ++i) {
+    std::optional<BlockGraph> inputs;
+    try {
+      inputs = partitionInputs(operands, ranked[i]);
+    } catch (const Error&) {
+      continue; // a map that does not fit: no block graph to search
+    }
+    int64_t elements = 0;
+    for (const Operator& op : inputs->ops()) elements += numElements(op.outputs[0].shape);
+    auto [it, fresh] = classOf.try_emplace(sizeClass(*inputs), best.size());
+    if (fresh)
+      best.push_back({i, elements});
+    else if (elements < best[it->second].chunkElements)
+      best[it->second] = {i, elements};
+  }
+  std::vector<GraphPartition> out;
+  for (const Member& m : best) out.push_back(std::move(ranked[m.index]));
+  return out;
 }
 
 } // namespace tcx::superopt

@@ -14,6 +14,7 @@
 #include "mugraph/MuGraph.h"
 #include "superopt/AxisLabels.h"
 
+#include <string>
 #include <vector>
 
 namespace tcx::superopt {
@@ -44,5 +45,23 @@ struct GraphPartition {
 std::vector<GraphPartition> enumeratePartitions(const AxisUnifier& unifier,
                                                 const std::vector<const TensorLabels*>& operands,
                                                 const PartitionLimits& limits);
+
+// The block graph a partition starts from: one input iterator per operand,
+// in order. Raises ShapeInference where a map does not fit.
+mugraph::BlockGraph partitionInputs(const std::vector<mugraph::TensorDesc>& operands, const GraphPartition& partition);
+
+// Partitions of one size class differ only in how many parts their grid and
+// for-loop dimensions have: the same imaps and fmaps, and the same unit
+// dimensions in every chunk. They admit the same block graphs, whose
+// abstract expressions differ only in sum sizes, so the search explores one
+// partition per class and SizeTuning.h chooses the sizes of what it finds.
+// This key names the class of a block graph's input iterators.
+std::string sizeClass(const mugraph::PartitionedGraph& graph);
+
+// One partition per size class, in the order of each class's first member in
+// `ranked`. The representative is the member with the smallest chunks: any
+// block graph another member's shared memory holds, it holds too.
+std::vector<GraphPartition> sizeClassRepresentatives(std::vector<GraphPartition> ranked,
+                                                     const std::vector<mugraph::TensorDesc>& operands);
 
 } // namespace tcx::superopt

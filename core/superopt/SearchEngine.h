@@ -53,8 +53,21 @@ struct BlockPrefix {
   AxisUnifier unifier;
   std::vector<ExprRef> exprs; // of every operator's output
   std::vector<std::optional<TensorLabels>> labels;
-  int ops = 0; // besides the input iterators
+  int ops = 0;        // besides the input iterators
+  int maxOutputs = 0; // accumulators the kernel graph can still consume (Engine::maxGraphOutputs)
 };
+
+// The tensors of a kernel prefix no operator reads yet, leaves aside.
+struct Unconsumed {
+  int kernelOps = 0; // operators besides inputs and constants
+  std::vector<TensorRef> tensors;
+  int among(const std::vector<TensorRef>& operands) const {
+    int n = 0;
+    for (TensorRef t : tensors) n += std::find(operands.begin(), operands.end(), t) != operands.end();
+    return n;
+  }
+};
+Unconsumed unconsumedOf(const KernelGraph& g);
 
 class Engine {
 public:
@@ -69,6 +82,7 @@ public:
     // An operator consuming n unconsumed tensors leaves n - 1 (an
     // accumulator: one fewer); this bounds how many a block may still leave.
     for (OpType t : vocabulary_.types) maxConsumed_ = std::max(maxConsumed_, static_cast<int>(numOperands(t)) - 1);
+    kernelReduce_ = std::max(maxConsumed_, options.maxGraphInputs - 1);
   }
 
   SearchResult run(const ProgressFn& onProgress, const std::atomic<bool>* cancel);
@@ -81,7 +95,8 @@ private:
   void expand(const WorkItem& item, Expansion& ex);
   void expandKernel(const std::shared_ptr<const KernelPrefix>& prefix, Expansion& ex);
   void expandPending(const std::shared_ptr<const KernelPrefix>& prefix, const PendingGraph& pending, Expansion& ex);
-  // The partitions of one operand set, enumerated once for all its items.
+  // The partitions of one operand set, one per size class, enumerated once
+  // for all its items.
   std::shared_ptr<const std::vector<GraphPartition>> partitionsOf(const std::shared_ptr<const KernelPrefix>& prefix,
                                                                   const std::vector<TensorRef>& operands);
   void appendKernelOp(const KernelPrefix& prefix, Operator op, std::vector<ExprRef> exprs, Expansion& ex);
@@ -98,12 +113,15 @@ private:
     ++livePruned_;
     return false;
   }
-  // Outputs a graph-defined operator appended to `kernel` may have: all but
-  // the program's output must be consumed by the operators left after it.
-  int maxGraphOutputs(const KernelPrefix& kernel) const {
-    int used = 0;
-    for (const Operator& op : kernel.graph.ops()) used += !isLeaf(op.type);
-    return (options_.maxKernelOps - used - 1) * options_.maxGraphInputs + 1;
+  // Whether a kernel prefix leaving `unconsumed` tensors can still end with
+  // only the program's output unconsumed, with `left` operators to append:
+  // each consumes at most kernelReduce_ more tensors than it produces.
+  bool canFinish(int unconsumed, int left) const { return unconsumed - left * kernelReduce_ <= 1; }
+  // Outputs a graph-defined operator reading `operands` may have when
+  // appended to a prefix that leaves `u` unconsumed.
+  int maxGraphOutputs(const Unconsumed& u, const std::vector<TensorRef>& operands) const {
+    int left = options_.maxKernelOps - u.kernelOps - 1;
+    return 1 + left * kernelReduce_ - (static_cast<int>(u.tensors.size()) - u.among(operands));
   }
   void checkStop() const {
     if (stop_.load(std::memory_order_relaxed)) throw Aborted{};
@@ -118,7 +136,8 @@ private:
   Vocabulary vocabulary_;
   PartitionLimits limits_;
   TensorDesc output_;
-  int maxConsumed_ = 1;
+  int maxConsumed_ = 1;  // block level: the most one operator reduces the unconsumed tensors by
+  int kernelReduce_ = 1; // kernel level: the same
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;

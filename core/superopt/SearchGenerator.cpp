@@ -6,6 +6,7 @@
 
 #include "mugraph/Canonical.h"
 #include "mugraph/Validate.h"
+#include "superopt/ExprSignature.h"
 #include "support/Error.h"
 
 namespace tcx::superopt::detail {
@@ -29,6 +30,17 @@ std::shared_ptr<const KernelPrefix> Engine::restorePrefix(const KernelGraph& gra
   return std::make_shared<const KernelPrefix>(KernelPrefix{graph, exprsOf(graph)});
 }
 
+Unconsumed unconsumedOf(const KernelGraph& g) {
+  Unconsumed u;
+  for (int i = 0; i < static_cast<int>(g.ops().size()); ++i) {
+    if (isLeaf(g.op(i).type)) continue;
+    ++u.kernelOps;
+    for (int j = 0; j < static_cast<int>(g.op(i).outputs.size()); ++j)
+      if (uses(g, {i, j}) == 0) u.tensors.push_back({i, j});
+  }
+  return u;
+}
+
 void Engine::expand(const WorkItem& item, Expansion& ex) {
   if (item.pending)
     expandPending(item.prefix, *item.pending, ex);
@@ -40,19 +52,14 @@ void Engine::expandKernel(const std::shared_ptr<const KernelPrefix>& prefix, Exp
   ++ex.explored;
   ++liveExplored_;
   const KernelGraph& g = prefix->graph;
-  int used = 0, dead = 0;
   std::vector<TensorRef> all;
-  for (int i = 0; i < static_cast<int>(g.ops().size()); ++i) {
-    used += !isLeaf(g.op(i).type);
-    for (int j = 0; j < static_cast<int>(g.op(i).outputs.size()); ++j) {
-      all.push_back({i, j});
-      dead += !isLeaf(g.op(i).type) && uses(g, {i, j}) == 0;
-    }
-  }
-  int left = options_.maxKernelOps - used;
-  // Every tensor but the output must be consumed, and one operator consumes
-  // at most maxGraphInputs of them.
-  if (left <= 0 || dead > left * options_.maxGraphInputs + 1) return;
+  for (int i = 0; i < static_cast<int>(g.ops().size()); ++i)
+    for (int j = 0; j < static_cast<int>(g.op(i).outputs.size()); ++j) all.push_back({i, j});
+  // Every tensor but the output must be consumed in the end.
+  const Unconsumed dead = unconsumedOf(g);
+  const int left = options_.maxKernelOps - dead.kernelOps;
+  const int unconsumed = static_cast<int>(dead.tensors.size());
+  if (left <= 0 || !canFinish(unconsumed, left)) return;
 
   // Graph-defined operators: operand sets of tensors whose axes are known;
   // each set's partitions become work items.
@@ -69,8 +76,10 @@ void Engine::expandKernel(const std::shared_ptr<const KernelPrefix>& prefix, Exp
   // Larger operand sets first: they fuse more into one kernel.
   std::vector<std::vector<TensorRef>> sets;
   std::vector<TensorRef> chosen;
+  // A graph-defined operator leaves at least one output unconsumed.
   std::function<void(size_t)> choose = [&](size_t from) {
-    if (!chosen.empty() && chosen.back().op >= floor) sets.push_back(chosen);
+    if (!chosen.empty() && chosen.back().op >= floor && canFinish(unconsumed - dead.among(chosen) + 1, left - 1))
+      sets.push_back(chosen);
     if (static_cast<int>(chosen.size()) == options_.maxGraphInputs) return;
     for (size_t i = from; i < operandsOk.size(); ++i) {
       chosen.push_back(operandsOk[i]);
@@ -87,6 +96,10 @@ void Engine::expandKernel(const std::shared_ptr<const KernelPrefix>& prefix, Exp
 
   forEachOperator(g, all, vocabulary_, [&](Operator op) {
     checkStop();
+    std::vector<TensorRef> operands = op.inputs;
+    std::sort(operands.begin(), operands.end());
+    operands.erase(std::unique(operands.begin(), operands.end()), operands.end());
+    if (!canFinish(unconsumed - dead.among(operands) + 1, left - 1)) return;
     std::vector<ExprRef> in;
     for (TensorRef t : op.inputs) in.push_back(prefix->exprs[static_cast<size_t>(t.op)][static_cast<size_t>(t.output)]);
     std::vector<ExprRef> e = exprsOf(g, op, in);
@@ -117,6 +130,13 @@ void Engine::appendKernelOp(const KernelPrefix& prefix, Operator op, std::vector
       for (int k = 0; k < static_cast<int>(g.op(i).outputs.size()) && clean; ++k)
         clean = isLeaf(g.op(i).type) || TensorRef{i, k} == out || uses(g, {i, k}) > 0;
     if (!clean) continue;
+    // Pruning kept its expression a subexpression of the reference's; a
+    // complete program must also contain the reference's, or it computes
+    // only part of it (attention without its division).
+    if (options_.abstractPruning && !ExprSignature(child->exprs.back()[static_cast<size_t>(j)]).admits(target_)) {
+      ++ex.pruned;
+      continue;
+    }
     KernelGraph candidate = g;
     candidate.markOutput(out);
     ex.found.push_back({std::move(candidate), 0});
@@ -133,8 +153,13 @@ Engine::partitionsOf(const std::shared_ptr<const KernelPrefix>& prefix, const st
   }
   AxisAnalysis::Labelled labels = axes_.label(prefix->graph);
   std::vector<const TensorLabels*> l;
-  for (TensorRef t : operands) l.push_back(&*labels.of(t));
-  auto parts = std::make_shared<const std::vector<GraphPartition>>(enumeratePartitions(labels.unifier, l, limits_));
+  std::vector<TensorDesc> descs;
+  for (TensorRef t : operands) {
+    l.push_back(&*labels.of(t));
+    descs.push_back(prefix->graph.desc(t));
+  }
+  auto parts = std::make_shared<const std::vector<GraphPartition>>(
+      sizeClassRepresentatives(enumeratePartitions(labels.unifier, l, limits_), descs));
   std::lock_guard lock(partitionsMutex_);
   if (partitionCache_.size() == kPartitionCacheSize) partitionCache_.pop_front();
   partitionCache_.push_back({prefix, operands, parts});
@@ -146,6 +171,7 @@ void Engine::expandPending(const std::shared_ptr<const KernelPrefix>& prefix, co
   const KernelGraph& g = prefix->graph;
   std::vector<TensorDesc> descs;
   for (TensorRef t : pending.operands) descs.push_back(g.desc(t));
+  const int maxOutputs = maxGraphOutputs(unconsumedOf(g), pending.operands);
   std::shared_ptr<const std::vector<GraphPartition>> all = partitionsOf(prefix, pending.operands);
   const std::vector<GraphPartition>& parts = *all;
   // One partition per expansion; the rest of the range is the continuation.
@@ -155,19 +181,13 @@ void Engine::expandPending(const std::shared_ptr<const KernelPrefix>& prefix, co
   for (size_t p = pending.firstPartition; p < std::min(pending.firstPartition + 1, end); ++p) {
     checkStop();
     const GraphPartition& part = parts[p];
-    BlockPrefix block{BlockGraph(descs, part.grid, part.forLoop), part.unifier, {}, {}, 0};
-    bool ok = true;
-    for (size_t k = 0; k < pending.operands.size() && ok; ++k) {
-      try {
-        block.graph.inputIterator(static_cast<int>(k), part.imaps[k], part.fmaps[k]);
-      } catch (const Error&) {
-        ok = false;
-      }
+    BlockPrefix block{partitionInputs(descs, part), part.unifier, {}, {}, 0, maxOutputs};
+    for (size_t k = 0; k < pending.operands.size(); ++k) {
       TensorRef t = pending.operands[k];
       block.exprs.push_back(prefix->exprs[static_cast<size_t>(t.op)][static_cast<size_t>(t.output)]);
       block.labels.push_back(part.chunks[k]);
     }
-    if (!ok || sharedMemoryBytes(block.graph) > options_.preset.sharedMemoryPerBlock) {
+    if (sharedMemoryBytes(block.graph) > options_.preset.sharedMemoryPerBlock) {
       ++ex.invalid;
       continue;
     }
@@ -199,7 +219,7 @@ void Engine::extendBlock(const KernelPrefix& kernel, const std::vector<TensorRef
   // Accumulators: each computed tensor is stored at most once (a loaded
   // chunk stored unchanged, or a tensor stored twice, only copies data), and
   // no more outputs than the kernel graph has operators left to consume.
-  if (accumulators >= maxGraphOutputs(kernel)) return;
+  if (accumulators >= block.maxOutputs) return;
   for (TensorRef x : available) {
     if (g.op(x.op).type == OpType::InputIterator) continue;
     bool stored = false;

@@ -33,6 +33,7 @@ TEST_CASE("μGraph CUDA compiles with NVRTC for sm_90", "[mugraph-codegen][nvrtc
   requireCompiles(flashDecoding(mha, 2, 2));
   requireCompiles(mirageGqa(gqa, 2, 2));
   requireCompiles(flashAttention(prefill, 2, 4));
+  requireCompiles(gqaFlashAttention(gqa, 2));
   requireCompiles(lora({}));
   requireCompiles(loraConcat({}));
 }

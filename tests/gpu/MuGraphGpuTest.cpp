@@ -42,6 +42,7 @@ TEST_CASE("The test programs compute what the float interpreter does", "[mugraph
   requireMatches(flashDecoding(mha, 4, 2), kF16Tolerance);
   requireMatches(mirageGqa(gqa, 2, 4), kF16Tolerance);
   requireMatches(flashAttention(prefill, 2, 4), kF16Tolerance);
+  requireMatches(gqaFlashAttention(gqa, 4), kF16Tolerance);
   requireMatches(lora({.tokens = 16, .in = 64, .out = 32, .rank = 8}), kF16Tolerance);
   requireMatches(loraConcat({.tokens = 16, .in = 64, .out = 32, .rank = 8}), kF16Tolerance);
 }

@@ -44,6 +44,19 @@ TEST_CASE("Mirage's GQA μGraph (Figure 4c) computes grouped-query attention", "
   CHECK(maxDifference(mirageGqa(spec, 4, 1), attention(spec)) < 1e-12);
 }
 
+TEST_CASE("Matmul broadcasts batch dims: GQA's query heads meet their one key head", "[mugraph][interpreter]") {
+  AttentionShape s{8, 2, 1, 32, 4};
+  CHECK(maxDifference(gqaFlashAttention(s, 4), attention(s)) < 1e-12);
+  AttentionShape spec{4, 1, 2, 16, 4};
+  CHECK(maxDifference(gqaFlashAttention(spec, 2), attention(spec)) < 1e-12);
+
+  KernelGraph k("broadcast");
+  TensorRef x = k.input("x", {2, 1, 3, 4});
+  TensorRef y = k.input("y", {1, 5, 4, 6});
+  CHECK(k.desc(k.matmul(x, y)).shape == Shape{2, 5, 3, 6});
+  CHECK_THROWS_WITH(k.matmul(x, k.input("z", {3, 5, 4, 6})), Catch::Contains("batch dims differ"));
+}
+
 TEST_CASE("FlashAttention with a thread graph computes attention", "[mugraph][interpreter]") {
   AttentionShape s{2, 2, 8, 16, 4};
   CHECK(maxDifference(flashAttention(s, 2, 4), attention(s)) < 1e-12);

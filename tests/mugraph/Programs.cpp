@@ -122,6 +122,24 @@ KernelGraph flashAttention(const AttentionShape& s, int64_t queryTiles, int64_t 
   return k;
 }
 
+KernelGraph gqaFlashAttention(const AttentionShape& s, int64_t iterations) {
+  KernelGraph k("gqa_flash_attention");
+  TensorRef q = k.input("q", {s.heads, s.queryLen, s.headDim});
+  TensorRef kt = k.input("k_t", {s.kvHeads, s.headDim, s.kvLen});
+  TensorRef v = k.input("v", {s.kvHeads, s.kvLen, s.headDim});
+  auto block = std::make_shared<BlockGraph>(std::vector<TensorDesc>{k.desc(q), k.desc(kt), k.desc(v)},
+                                            Shape{s.kvHeads}, Shape{iterations});
+  TensorRef qb = block->inputIterator(0, {0}, {P}); // [heads / kvHeads, s, d]
+  TensorRef kb = block->inputIterator(1, {0}, {2}); // [1, d, tile]
+  TensorRef vb = block->inputIterator(2, {0}, {1}); // [1, tile, d]
+  TensorRef e = block->exp(block->matmul(qb, kb));
+  block->outputAccumulator(block->matmul(e, vb), {0}, {P});
+  block->outputAccumulator(block->sum(e, 2, s.kvLen / iterations), {0}, {P});
+  std::vector<TensorRef> partial = k.graphDefined(block, {q, kt, v});
+  k.markOutput(k.div(partial[0], partial[1]));
+  return k;
+}
+
 KernelGraph lora(const LoraShape& s) {
   KernelGraph k("lora");
   TensorRef x = k.input("x", {s.tokens, s.in});

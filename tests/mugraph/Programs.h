@@ -33,6 +33,11 @@ KernelGraph mirageGqa(const AttentionShape& s, int64_t chunks, int64_t iteration
 // FlashAttention for prefill: query tiles over grid dim y, keys over a
 // for-loop, exp computed by a thread graph, the division at kernel level.
 KernelGraph flashAttention(const AttentionShape& s, int64_t queryTiles, int64_t iterations);
+// GQA without Repeat or Reshape: a block per KV head multiplies its query
+// heads by the one key head through Matmul's batch broadcast; keys over a
+// for-loop, the division at kernel level. With as many KV heads as heads,
+// FlashAttention in the form the search builds (no thread graph).
+KernelGraph gqaFlashAttention(const AttentionShape& s, int64_t iterations);
 
 struct LoraShape {
   int64_t tokens = 4, in = 8, out = 8, rank = 2;

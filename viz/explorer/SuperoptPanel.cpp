@@ -146,6 +146,7 @@ SuperoptPanel::~SuperoptPanel() {
 void SuperoptPanel::loadModel() {
   cancel();
   watcher_.waitForFinished();
+  setRunning(false); // the old search's finish() is stale
   ++generation_;
   references_.clear();
   const QSignalBlocker quiet(reference_);
@@ -302,6 +303,7 @@ void SuperoptPanel::chooseCandidate(int row) {
 
 // While a search runs its program and limits stay as they are.
 void SuperoptPanel::setRunning(bool running) {
+  running_ = running;
   for (QWidget* w : std::initializer_list<QWidget*>{reference_, maxKernelOps_, maxBlockOps_, timeLimit_, pruning_})
     w->setEnabled(!running);
   start_->setEnabled(!running && !references_.empty());

@@ -57,7 +57,7 @@ public:
 
   void start();
   void cancel();
-  bool isRunning() const { return watcher_.isRunning(); }
+  bool isRunning() const { return running_; }
   // The last search's result; nullopt before the first ends.
   const std::optional<superopt::SearchResult>& result() const { return result_; }
   const superopt::SearchProgress& progress() const { return progress_; }
@@ -100,6 +100,9 @@ private:
 
   QFutureWatcher<std::shared_ptr<Outcome>> watcher_;
   std::atomic<bool> cancelSearch_{false};
+  // True from start() until finish() has shown the outcome. Not the
+  // watcher's state: its future ends before its finished signal is delivered.
+  bool running_ = false;
   unsigned generation_ = 0;     // of the latest search: late progress of an older one is dropped
   double timeLimitSeconds_ = 0; // of the running search
   std::string presetName_;      // the GPU its estimates are for

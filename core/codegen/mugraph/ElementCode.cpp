@@ -40,10 +40,15 @@ std::string matmulTerm(const Slot& x, const Slot& y, const Shape& xShape, const 
                        const std::string& tag) {
   size_t r = xShape.size();
   int64_t m = xShape[r - 2], k = xShape[r - 1], n = yShape[r - 1];
-  std::string b = fmt::format("{} / {}", i, m * n), row = fmt::format("{} / {} % {}", i, n, m);
+  // Batch dims broadcast: each operand's batch offset follows its own strides.
+  Shape batch(r - 2), xBatch(xShape.begin(), xShape.end() - 2), yBatch(yShape.begin(), yShape.end() - 2);
+  for (size_t d = 0; d + 2 < r; ++d) batch[d] = std::max(xShape[d], yShape[d]);
+  std::string b = fmt::format("({} / {})", i, m * n), row = fmt::format("{} / {} % {}", i, n, m);
   std::string col = fmt::format("{} % {}", i, n);
-  std::string xAt = fmt::format("({}) * {} + ({}) * {} + {}", b, m * k, row, k, tag);
-  std::string yAt = fmt::format("({}) * {} + {} * {} + {}", b, k * n, tag, n, col);
+  std::string xb = stridedOffset(b, batch, mugraph::broadcastStrides(xBatch, batch));
+  std::string yb = stridedOffset(b, batch, mugraph::broadcastStrides(yBatch, batch));
+  std::string xAt = fmt::format("({}) * {} + ({}) * {} + {}", xb, m * k, row, k, tag);
+  std::string yAt = fmt::format("({}) * {} + {} * {} + {}", yb, k * n, tag, n, col);
   return fmt::format("for (int {0} = 0; {0} < {1}; ++{0}) v += {2} * {3};\n", tag, k, x.read(xAt), y.read(yAt));
 }
 

@@ -218,6 +218,7 @@ TEST_CASE("Cancel stops a long search within 2 s and says so", "[gui][mugraph][s
   const qint64 cancelMs = timer.elapsed();
   std::cout << "cancel took " << cancelMs << " ms after " << exploredBeforeCancel << " prefixes\n";
   CHECK(cancelMs < 2000);
+  INFO(panel.statusText().toStdString());
   REQUIRE(panel.result());
   CHECK(panel.result()->stop == superopt::StopReason::Cancelled);
   CHECK(panel.statusText().startsWith("cancelled"));

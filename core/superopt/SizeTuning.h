@@ -1,0 +1,26 @@
+#pragma once
+// Grid and for-loop sizes for a μGraph the search found. The search explores
+// one partition per size class (PartitionSpace.h); here every combination of
+// sizes its graph-defined operators' classes allow is rebuilt operator by
+// operator, checked for shape and shared memory like any extension, and
+// estimated by the cost model. Mirage enumerates the sizes inside the search
+// instead, which multiplies its space by the number of sizes per operator.
+
+#include "cost/GpuPreset.h"
+#include "mugraph/MuGraph.h"
+#include "superopt/AxisLabels.h"
+#include "superopt/PartitionSpace.h"
+
+namespace tcx::superopt {
+
+struct SizeTuning {
+  mugraph::KernelGraph graph; // the cheapest variant; the input itself if none is cheaper
+  double estimatedMicros = 0;
+  int variants = 0; // combinations that built, the input included
+};
+
+// At most `maxVariants` combinations are tried, in the partitions' order.
+SizeTuning tuneSizes(const mugraph::KernelGraph& graph, const AxisAnalysis& axes, const PartitionLimits& limits,
+                     const GpuPreset& preset, int maxVariants = 256);
+
+} // namespace tcx::superopt
