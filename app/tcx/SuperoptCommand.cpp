@@ -30,7 +30,7 @@ struct SuperoptCliOptions {
   superopt::SearchOptions search;
   std::string outDir = "superopt";
   std::string report;
-  bool noPruning = false, noCanonical = false, json = false;
+  bool noPruning = false, noCanonical = false, noDeepening = false, json = false;
   int only = -1;
   std::string commandLine;
 };
@@ -41,13 +41,15 @@ void printResult(const superopt::SuperoptProgram& prog, const superopt::SearchRe
   const superopt::SearchProgress& p = r.progress;
   fmt::print("{}: {} nodes, {}{}\n", r.reference.name(), prog.nodes.size(), prog.lax ? "LAX" : "not LAX",
              prog.joined.empty() ? "" : " (joined " + prog.joined + ")");
-  fmt::print("  search: {} after {:.2f} s{}: {} prefixes explored, {} pruned by abstract expressions, {} invalid\n",
-             superopt::stopReasonName(r.stop), p.elapsedSeconds, r.resumed ? " (resumed)" : "", p.explored, p.pruned,
-             p.invalid);
+  fmt::print("  search: {} after {:.2f} s{} in the pass at {} x {} ops: {} prefixes explored, {} pruned by abstract "
+             "expressions, {} invalid\n",
+             superopt::stopReasonName(r.stop), p.elapsedSeconds, r.resumed ? " (resumed)" : "", p.kernelOps,
+             p.blockOps, p.explored, p.pruned, p.invalid);
   fmt::print("  solver: {} queries, {} answered by Z3 ({} undecided) in {:.2f} s\n", r.solver.queries,
              r.solver.solverCalls, r.solver.unknown, r.solver.solverSeconds);
-  fmt::print("  candidates: {} found, {} size variants set aside, {} verified, {} rejected by the verifier\n",
-             p.candidates, p.variants, p.verified, p.rejected);
+  fmt::print("  candidates: {} found, {} size variants set aside, {} verified, {} rejected by the verifier, {} beyond "
+             "the verification budget\n",
+             p.candidates, p.variants, p.verified, p.rejected, p.unchecked);
   fmt::print("  reference: {:.2f} us estimated{}, {} kernels\n", r.referenceMicros,
              r.referenceMeasuredMicros ? fmt::format(", {:.2f} us measured", *r.referenceMeasuredMicros) : "",
              kernels(r.reference));
@@ -109,6 +111,7 @@ int runSuperopt(SuperoptCliOptions& o) {
   std::vector<superopt::SuperoptProgram> programs = superopt::superoptPrograms(graph);
   o.search.abstractPruning = !o.noPruning;
   o.search.canonicalForm = !o.noCanonical;
+  o.search.iterativeDeepening = !o.noDeepening;
   // On a GPU the verified best candidates are timed and ranked by that.
   if (backend::gpuStatus().available)
     o.search.measure = [](const mugraph::KernelGraph& g) { return backend::measureMuGraph(g, {}).medianUs; };
@@ -167,6 +170,8 @@ void addSuperoptCommand(CLI::App& app, Action& action, std::string commandLine) 
   cmd->add_flag("--resume", o->search.resume, "Continue from the checkpoint an interrupted search left in --out");
   cmd->add_flag("--no-pruning", o->noPruning, "Turn abstract-expression pruning off (ablation)");
   cmd->add_flag("--no-canonical", o->noCanonical, "Generate every operator order, not just canonical form (ablation)");
+  cmd->add_flag("--no-deepening", o->noDeepening,
+                "One depth-first pass at the full limits, as Mirage searches, not passes at growing limits");
   cmd->add_option("--program", o->only, "Search only the program with this index");
   cmd->add_option("--out", o->outDir, "Folder for the best μGraphs and the checkpoints")->capture_default_str();
   cmd->add_option("--report", o->report, "Write searches and candidates to this SQLite report");

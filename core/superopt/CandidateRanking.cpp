@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <set>
 #include <thread>
@@ -118,18 +119,26 @@ void rankCandidates(SearchResult& result, const std::vector<FoundCandidate>& fou
     if (perStructure[r.structure]++ < options.variantsKept) kept.push_back(std::move(r));
   progress.variants = progress.candidates - static_cast<int64_t>(kept.size());
 
-  // One trial for every kept candidate, in parallel; the same seed for all,
-  // so each sees the same ω and inputs.
+  // One trial for every kept candidate, best estimated first, in parallel,
+  // within verifySeconds (a trial at paper shapes takes seconds, and a long
+  // search finds hundreds); the same seed for all, so each sees the same ω
+  // and inputs. Candidates the budget does not reach are not kept.
   verify::VerifyOptions once = options.verify;
   once.maxTrials = 1;
-  std::atomic<int64_t> verified{0}, rejected{0};
+  std::atomic<int64_t> verified{0}, rejected{0}, unchecked{0};
+  const auto start = std::chrono::steady_clock::now();
   parallelFor(kept.size(), options.threads, [&](size_t i) {
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > options.verifySeconds) {
+      ++unchecked;
+      return;
+    }
     kept[i].candidate.verdict = verifyOrReject(once, result.reference, kept[i].candidate.graph);
     kept[i].passed = kept[i].candidate.verdict.verdict != verify::Verdict::NotEquivalent;
     ++(kept[i].passed ? verified : rejected);
   });
   progress.verified = verified;
   progress.rejected = rejected;
+  progress.unchecked = unchecked;
   if (onProgress) onProgress(progress);
 
   std::vector<Candidate> out;

@@ -18,7 +18,9 @@ using namespace mugraph;
 namespace {
 
 constexpr const char* kFormat = "tcx-superopt-checkpoint";
-constexpr int kVersion = 1;
+// 2: a work item's partition range counts size classes (PartitionSpace.h);
+// the deepening pass ("level").
+constexpr int kVersion = 2;
 
 json progressJson(const SearchProgress& p) {
   return {{"explored", p.explored}, {"pruned", p.pruned}, {"invalid", p.invalid}, {"elapsed_s", p.elapsedSeconds}};
@@ -37,9 +39,19 @@ SearchProgress progressOf(const json& j) {
 
 std::string spaceSettings(const SearchOptions& o) {
   return fmt::format("kernel ops {}, block ops {}, grid dims {}, for-loop dims {}, graph inputs {}, pruning {}, "
-                     "canonical {}, preset {}",
+                     "canonical {}, deepening {}, preset {}",
                      o.maxKernelOps, o.maxBlockOps, o.maxGridDims, o.maxForLoopDims, o.maxGraphInputs,
-                     o.abstractPruning ? "on" : "off", o.canonicalForm ? "on" : "off", o.preset.name);
+                     o.abstractPruning ? "on" : "off", o.canonicalForm ? "on" : "off",
+                     o.iterativeDeepening ? "on" : "off", o.preset.name);
+}
+
+std::vector<std::pair<int, int>> deepeningLevels(const SearchOptions& o) {
+  if (!o.iterativeDeepening) return {{o.maxKernelOps, o.maxBlockOps}};
+  std::vector<std::pair<int, int>> levels;
+  int kernelOps = std::min(2, o.maxKernelOps);
+  for (int b = 1; b <= o.maxBlockOps; ++b) levels.emplace_back(kernelOps, b);
+  for (int k = kernelOps + 1; k <= o.maxKernelOps; ++k) levels.emplace_back(k, o.maxBlockOps);
+  return levels;
 }
 
 void saveCheckpoint(const Checkpoint& c, const std::string& path) {
@@ -60,7 +72,7 @@ void saveCheckpoint(const Checkpoint& c, const std::string& path) {
   for (const FoundCandidate& f : c.found)
     found.push_back({{"graph", json::parse(toJson(f.graph))}, {"found_at_s", f.foundAtSeconds}});
   json j = {{"format", kFormat},          {"version", kVersion},   {"reference", json::parse(c.referenceJson)},
-            {"settings", c.settings},     {"progress", progressJson(c.progress)},
+            {"settings", c.settings},     {"progress", progressJson(c.progress)}, {"level", c.level},
             {"prefixes", prefixes},       {"frontier", frontier},  {"found", found}};
   writeFileAtomically(path, j.dump());
 }
@@ -78,6 +90,7 @@ Checkpoint loadCheckpoint(const std::string& path) {
     c.referenceJson = toJson(fromJson(j.at("reference").dump(), path + ": reference"));
     c.settings = j.at("settings").get<std::string>();
     c.progress = progressOf(j.at("progress"));
+    c.level = j.at("level").get<size_t>();
     std::vector<std::shared_ptr<const KernelPrefix>> prefixes;
     for (const json& p : j.at("prefixes"))
       prefixes.push_back(std::make_shared<const KernelPrefix>(KernelPrefix{fromJson(p.dump(), path + ": prefix"), {}}));

@@ -18,6 +18,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <set>
 
 namespace tcx::superopt::detail {
 
@@ -117,10 +118,12 @@ private:
   // only the program's output unconsumed, with `left` operators to append:
   // each consumes at most kernelReduce_ more tensors than it produces.
   bool canFinish(int unconsumed, int left) const { return unconsumed - left * kernelReduce_ <= 1; }
+  // Runs the workers until the queue is empty or a limit stops them.
+  StopReason drain(const ProgressFn& onProgress, const std::atomic<bool>* cancel);
   // Outputs a graph-defined operator reading `operands` may have when
   // appended to a prefix that leaves `u` unconsumed.
   int maxGraphOutputs(const Unconsumed& u, const std::vector<TensorRef>& operands) const {
-    int left = options_.maxKernelOps - u.kernelOps - 1;
+    int left = kernelOps_ - u.kernelOps - 1;
     return 1 + left * kernelReduce_ - (static_cast<int>(u.tensors.size()) - u.among(operands));
   }
   void checkStop() const {
@@ -138,6 +141,7 @@ private:
   TensorDesc output_;
   int maxConsumed_ = 1;  // block level: the most one operator reduces the unconsumed tensors by
   int kernelReduce_ = 1; // kernel level: the same
+  int kernelOps_ = 0, blockOps_ = 0; // the limits of the current pass (deepeningLevels)
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;
@@ -162,6 +166,7 @@ private:
   std::mutex partitionsMutex_;
   std::deque<PartitionCacheEntry> partitionCache_;
   std::vector<FoundCandidate> found_;
+  std::set<uint64_t> foundHashes_; // a deeper pass finds its predecessors' candidates again
   Clock::time_point start_;
   double priorSeconds_ = 0; // from the checkpoint a resumed search started at
 };

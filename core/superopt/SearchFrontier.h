@@ -65,6 +65,7 @@ struct Checkpoint {
   std::string referenceJson; // the program searched; a resume must search the same one
   std::string settings;      // the options that shape the space; a resume must match them
   SearchProgress progress;
+  size_t level = 0; // the pass of iterative deepening the frontier belongs to
   std::vector<WorkItem> frontier;
   std::vector<FoundCandidate> found;
 };

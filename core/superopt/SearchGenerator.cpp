@@ -57,7 +57,7 @@ void Engine::expandKernel(const std::shared_ptr<const KernelPrefix>& prefix, Exp
     for (int j = 0; j < static_cast<int>(g.op(i).outputs.size()); ++j) all.push_back({i, j});
   // Every tensor but the output must be consumed in the end.
   const Unconsumed dead = unconsumedOf(g);
-  const int left = options_.maxKernelOps - dead.kernelOps;
+  const int left = kernelOps_ - dead.kernelOps;
   const int unconsumed = static_cast<int>(dead.tensors.size());
   if (left <= 0 || !canFinish(unconsumed, left)) return;
 
@@ -213,7 +213,7 @@ void Engine::extendBlock(const KernelPrefix& kernel, const std::vector<TensorRef
   }
   // Algorithm 1 line 18: a block graph closes once all its tensors are consumed.
   if (accumulators > 0 && unconsumed == 0) closeBlock(kernel, operands, block, ex);
-  int left = options_.maxBlockOps - block.ops;
+  int left = blockOps_ - block.ops;
   if (left <= 0 || unconsumed > maxConsumed_ * left) return;
   forEachOperator(g, available, vocabulary_, [&](Operator op) { tryBlockOp(kernel, operands, block, std::move(op), ex); });
   // Accumulators: each computed tensor is stored at most once (a loaded

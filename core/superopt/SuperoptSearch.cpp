@@ -2,12 +2,14 @@
 // progress and limits, checkpoints and resuming; then the ranking.
 #include "superopt/SuperoptSearch.h"
 
+#include "mugraph/Canonical.h"
 #include "mugraph/Json.h"
 #include "superopt/CandidateRanking.h"
 #include "superopt/SearchEngine.h"
 #include "support/Error.h"
 
 #include <thread>
+#include <tuple>
 
 namespace tcx::superopt {
 
@@ -58,6 +60,7 @@ void Engine::worker() {
       if (ex.continuation) queue_.push(std::move(*ex.continuation));
       for (auto it = ex.children.rbegin(); it != ex.children.rend(); ++it) queue_.push(std::move(*it));
       for (FoundCandidate& f : ex.found) {
+        if (!foundHashes_.insert(stableHash(f.graph)).second) continue;
         f.foundAtSeconds = now;
         found_.push_back(std::move(f));
       }
@@ -78,6 +81,8 @@ SearchProgress Engine::snapshot() const {
   p.pruned += livePruned_;
   p.candidates = static_cast<int64_t>(found_.size());
   p.frontier = static_cast<int64_t>(queue_.size()) + busy_;
+  p.kernelOps = kernelOps_;
+  p.blockOps = blockOps_;
   p.elapsedSeconds = std::chrono::duration<double>(Clock::now() - start_).count() + priorSeconds_;
   return p;
 }
@@ -86,16 +91,20 @@ SearchResult Engine::run(const ProgressFn& onProgress, const std::atomic<bool>* 
   SearchResult result;
   result.reference = reference_;
   start_ = Clock::now();
+  const std::vector<std::pair<int, int>> levels = deepeningLevels(options_);
+  size_t level = 0;
   if (options_.resume) {
     Checkpoint c = loadCheckpoint(options_.checkpointPath);
     TCX_CHECK(c.referenceJson == toJson(reference_), ErrorKind::InvalidArgument,
               "{}: the checkpoint is of another program than '{}'", options_.checkpointPath, reference_.name());
-    TCX_CHECK(c.settings == spaceSettings(options_), ErrorKind::InvalidArgument,
+    TCX_CHECK(c.settings == spaceSettings(options_) && c.level < levels.size(), ErrorKind::InvalidArgument,
               "{}: the checkpoint was taken with other search settings ({}; now {})", options_.checkpointPath,
               c.settings, spaceSettings(options_));
     committed_ = c.progress;
     priorSeconds_ = c.progress.elapsedSeconds;
+    level = c.level;
     found_ = std::move(c.found);
+    for (const FoundCandidate& f : found_) foundHashes_.insert(stableHash(f.graph));
     std::vector<std::shared_ptr<const KernelPrefix>> restored;
     for (WorkItem& item : c.frontier) {
       // Items of one prefix share it, as they did before the checkpoint.
@@ -106,16 +115,39 @@ SearchResult Engine::run(const ProgressFn& onProgress, const std::atomic<bool>* 
       queue_.push({std::move(prefix), item.pending});
     }
     result.resumed = true;
-  } else {
-    queue_.push({std::make_shared<const KernelPrefix>(initialPrefix()), std::nullopt});
   }
 
+  // Each pass starts from the inputs alone; a resumed one from its frontier.
+  result.stop = StopReason::Exhausted;
+  for (bool first = true; level < levels.size(); ++level, first = false) {
+    std::tie(kernelOps_, blockOps_) = levels[level];
+    if (!(first && options_.resume)) queue_.push({std::make_shared<const KernelPrefix>(initialPrefix()), std::nullopt});
+    result.stop = drain(onProgress, cancel);
+    if (result.stop != StopReason::Exhausted) break;
+  }
+
+  SearchProgress p = snapshot();
+  p.frontier = static_cast<int64_t>(queue_.size());
+  if (result.stop != StopReason::Exhausted && !options_.checkpointPath.empty()) {
+    Checkpoint c{toJson(reference_), spaceSettings(options_), p, level, queue_.items(), found_};
+    saveCheckpoint(c, options_.checkpointPath);
+  }
+  p.explored += aborted_.explored;
+  p.pruned += aborted_.pruned;
+  p.invalid += aborted_.invalid;
+  result.solver = checker_.stats();
+  rankCandidates(result, found_, options_, p, onProgress);
+  result.progress = p;
+  return result;
+}
+
+StopReason Engine::drain(const ProgressFn& onProgress, const std::atomic<bool>* cancel) {
   unsigned n = options_.threads > 0 ? static_cast<unsigned>(options_.threads)
                                     : std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::thread> workers;
   for (unsigned i = 0; i < n; ++i) workers.emplace_back([this] { worker(); });
 
-  result.stop = StopReason::Exhausted;
+  StopReason stop = StopReason::Exhausted;
   for (;;) {
     {
       std::unique_lock lock(mutex_);
@@ -129,7 +161,7 @@ SearchResult Engine::run(const ProgressFn& onProgress, const std::atomic<bool>* 
     if (options_.timeLimitSeconds > 0 && p.elapsedSeconds >= options_.timeLimitSeconds) reason = StopReason::TimeLimit;
     if (options_.stateLimit > 0 && p.explored >= options_.stateLimit) reason = StopReason::StateLimit;
     if (reason) {
-      result.stop = *reason;
+      stop = *reason;
       std::lock_guard lock(mutex_);
       stop_ = true;
       wake_.notify_all();
@@ -137,20 +169,7 @@ SearchResult Engine::run(const ProgressFn& onProgress, const std::atomic<bool>* 
     }
   }
   for (std::thread& t : workers) t.join();
-
-  SearchProgress p = snapshot();
-  p.frontier = static_cast<int64_t>(queue_.size());
-  if (result.stop != StopReason::Exhausted && !options_.checkpointPath.empty()) {
-    Checkpoint c{toJson(reference_), spaceSettings(options_), p, queue_.items(), found_};
-    saveCheckpoint(c, options_.checkpointPath);
-  }
-  p.explored += aborted_.explored;
-  p.pruned += aborted_.pruned;
-  p.invalid += aborted_.invalid;
-  result.solver = checker_.stats();
-  rankCandidates(result, found_, options_, p, onProgress);
-  result.progress = p;
-  return result;
+  return stop;
 }
 
 } // namespace detail

@@ -32,13 +32,17 @@ struct SearchOptions {
   int maxGraphInputs = 4; // operands of a graph-defined operator
   bool abstractPruning = true; // off: Table 5's "w/o abstract expression"
   bool canonicalForm = true;   // off: every operator order (Table 5's last column)
+  // On: passes at growing limits (deepeningLevels), so what smaller limits
+  // hold is found first; off: one depth-first pass at the full limits, as
+  // Mirage searches.
+  bool iterativeDeepening = true;
   double timeLimitSeconds = 0; // 0: none
   int64_t stateLimit = 0;      // prefixes expanded; 0: none
   int threads = 0;             // 0: every hardware thread
   std::string checkpointPath;  // written when the search stops early ("" : none)
   bool resume = false;         // start from checkpointPath instead of the inputs
   int verifyTop = 5;           // candidates verified past the first trial, best estimated first
-  double verifySeconds = 60;   // time for those further trials, shared among them
+  double verifySeconds = 60;   // time for the first trials, and again for the further ones
   int variantsKept = 2;        // per structure (sizes aside), the best estimated are verified and kept
   // Trials are capped, by maxTrials and by verifySeconds: attention over n
   // keys has k = n^2 exponential terms and would need k ln(1/δ) trials for
@@ -61,7 +65,9 @@ struct SearchProgress {
   int64_t variants = 0;   // of them, differing from a better-estimated one only in grid or for-loop sizes
   int64_t verified = 0;   // of the rest, accepted by the verifier
   int64_t rejected = 0;   // of the rest, refuted by the verifier
+  int64_t unchecked = 0;  // of the rest, beyond the verification budget (not kept)
   int64_t frontier = 0;   // prefixes waiting in the queue
+  int kernelOps = 0, blockOps = 0; // the limits of the pass running (or the last one)
   double elapsedSeconds = 0;
 };
 
@@ -93,6 +99,14 @@ using ProgressFn = std::function<void(const SearchProgress&)>;
 // The options that shape the search space, as text ("kernel ops 5, block ops
 // 7, ..."): recorded in reports, and a resumed search must match it.
 std::string spaceSettings(const SearchOptions& options);
+
+// The limits of each pass of iterative deepening, as (kernel ops, block ops):
+// two kernel operators (fewer if the limit is lower) with one block operator
+// more per pass up to maxBlockOps, then one kernel operator more per pass up
+// to maxKernelOps. A pass repeats its predecessors' space, a small part of
+// its own as the space grows exponentially with the limits. Without
+// deepening, the full limits alone.
+std::vector<std::pair<int, int>> deepeningLevels(const SearchOptions& options);
 
 class SuperoptSearch {
 public:

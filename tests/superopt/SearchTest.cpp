@@ -95,14 +95,36 @@ TEST_CASE("search keeps only verified candidates and finds LoRA's concatenated m
 
 TEST_CASE("search fuses small attention into one kernel per head", "[superopt]") {
   SearchOptions o = small(2, 6);
-  o.stateLimit = 100'000; // one thread: the same prefixes every run
+  o.iterativeDeepening = false; // depth first at 2 x 6 reaches it sooner than the passes at 2 x 1 to 2 x 5 end
+  o.stateLimit = 100'000;       // one thread: the same prefixes every run
   SearchResult r = SuperoptSearch(smallAttention(), o).run();
+  INFO("stopped in the pass at " << r.progress.kernelOps << " x " << r.progress.blockOps << " after "
+                                  << r.progress.explored << " prefixes");
   REQUIRE(!r.candidates.empty());
   const Candidate& best = r.candidates.front();
   CHECK(best.verdict.verdict != verify::Verdict::NotEquivalent);
   CHECK(kernels(best.graph) == 1);
   CHECK(count(best.graph, OpType::Repeat) == 0);
   CHECK(best.estimatedMicros < r.referenceMicros / 2);
+}
+
+TEST_CASE("iterative deepening finds at Mirage's limits what a smaller limit holds", "[superopt]") {
+  KernelGraph lora = testing::lora({16, 64, 64, 16});
+  SearchOptions o = small(5, 7);
+  o.stateLimit = 15'000; // one thread: the same prefixes every run; the first pass ends within it
+  o.verifySeconds = 3;   // the first trials go best estimated first
+  SearchResult deep = SuperoptSearch(lora, o).run();
+  REQUIRE(!deep.candidates.empty());
+  CHECK(count(deep.candidates.front().graph, OpType::ConcatMatmul) == 1);
+  CHECK(kernels(deep.candidates.front().graph) == 2);
+  CHECK(deep.progress.kernelOps == 2);
+
+  // One depth-first pass at 5 x 7 spends the same budget deep in the space.
+  o.iterativeDeepening = false;
+  SearchResult flat = SuperoptSearch(lora, o).run();
+  CHECK(flat.candidates.empty());
+  CHECK(flat.progress.kernelOps == 5);
+  CHECK(flat.progress.blockOps == 7);
 }
 
 TEST_CASE("abstract-expression pruning shrinks the space (Table 5's ablation)", "[superopt]") {
