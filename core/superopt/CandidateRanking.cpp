@@ -85,26 +85,23 @@ uint64_t structureHash(const KernelGraph& graph) {
 void rankCandidates(SearchResult& result, const std::vector<FoundCandidate>& found, const SearchOptions& options,
                     SearchProgress& progress, const ProgressFn& onProgress) {
   result.referenceMicros = estimateCost(result.reference, options.preset).micros;
-  std::vector<const FoundCandidate*> distinct;
-  std::set<uint64_t> seen;
-  for (const FoundCandidate& f : found)
-    if (seen.insert(stableHash(f.graph)).second) distinct.push_back(&f);
   // The search found each with its size class's representative partitions.
   const AxisAnalysis axes(result.reference);
   const PartitionLimits limits = PartitionLimits::of(options.preset, options.maxGridDims, options.maxForLoopDims);
-  std::vector<SizeTuning> tuned(distinct.size());
-  parallelFor(distinct.size(), options.threads, [&](size_t i) {
-    tuned[i] = tuneSizes(distinct[i]->graph, axes, limits, options.preset);
+  std::vector<SizeTuning> tuned(found.size());
+  parallelFor(found.size(), options.threads, [&](size_t i) {
+    tuned[i] = tuneSizes(found[i].graph, axes, limits, options.preset);
   });
   std::vector<Ranked> ranked;
-  seen.clear();
-  for (size_t i = 0; i < distinct.size(); ++i) {
+  // Tuning can make two candidates one.
+  std::set<uint64_t> seen;
+  for (size_t i = 0; i < found.size(); ++i) {
     uint64_t h = stableHash(tuned[i].graph);
     if (!seen.insert(h).second) continue;
     Ranked r;
     r.candidate.graph = constructThreadGraphs(tuned[i].graph);
     r.candidate.hash = h;
-    r.candidate.foundAtSeconds = distinct[i]->foundAtSeconds;
+    r.candidate.foundAtSeconds = found[i].foundAtSeconds;
     r.candidate.estimatedMicros = estimateCost(r.candidate.graph, options.preset).micros;
     r.structure = structureHash(tuned[i].graph);
     ranked.push_back(std::move(r));

@@ -16,6 +16,7 @@
 
 namespace tcx::superopt {
 
+// `found` holds distinct graphs (the engine drops repeats as it finds them).
 // Fills result.candidates (best first) and result.referenceMicros; updates
 // the verification counters of `progress`, reporting through `onProgress`.
 void rankCandidates(SearchResult& result, const std::vector<FoundCandidate>& found, const SearchOptions& options,
