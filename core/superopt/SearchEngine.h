@@ -126,7 +126,15 @@ private:
     int left = kernelOps_ - u.kernelOps - 1;
     return 1 + left * kernelReduce_ - (static_cast<int>(u.tensors.size()) - u.among(operands));
   }
-  void checkStop() const {
+  // Throws Aborted once the search is to stop: told so, or past its state
+  // limit. The limit is checked here, as the counts grow, so that an
+  // expansion deep in a large block space stops on it too, and a one-thread
+  // search stops at the same prefix every run.
+  void checkStop() {
+    if (options_.stateLimit > 0 && committedExplored_.load(std::memory_order_relaxed) +
+                                           liveExplored_.load(std::memory_order_relaxed) >=
+                                       options_.stateLimit)
+      stop_ = true;
     if (stop_.load(std::memory_order_relaxed)) throw Aborted{};
   }
   SearchProgress snapshot() const;
@@ -153,6 +161,7 @@ private:
   // expansion adds to them as it goes and takes its counts back when it
   // commits or aborts, so checkpoints hold committed counts alone.
   std::atomic<int64_t> liveExplored_{0}, livePruned_{0};
+  std::atomic<int64_t> committedExplored_{0}; // committed_.explored, read without the mutex
   // Work of expansions a stop cut short: done in this run and reported, but
   // not in the checkpoint, since a resumed search does it again.
   SearchProgress aborted_;

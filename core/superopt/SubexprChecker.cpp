@@ -1,6 +1,7 @@
 #include "superopt/SubexprChecker.h"
 
 #include "superopt/ExprSignature.h"
+#include "superopt/SubexprClosure.h"
 
 #include "support/Error.h"
 
@@ -12,6 +13,7 @@
 #include <chrono>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <shared_mutex>
 #include <unordered_map>
@@ -57,7 +59,7 @@ public:
         subexpr_(ctx_.function("subexpr", P_, P_, ctx_.bool_sort())), solver_(ctx_), target_(ctx_) {
     z3::params params(ctx_);
     params.set("mbqi", true);
-    params.set("rlimit", options.resourceLimit);
+    params.set("rlimit", options.closure ? options.fallbackResourceLimit : options.resourceLimit);
     params.set("timeout", options.timeoutMs);
     solver_.set(params);
     assertAxioms();
@@ -169,7 +171,9 @@ private:
 } // namespace
 
 struct SubexprChecker::Impl {
-  Impl(ExprRef t, SolverOptions o) : target(std::move(t)), options(o), signature(target) {}
+  Impl(ExprRef t, SolverOptions o) : target(std::move(t)), options(o), signature(target) {
+    if (options.closure) closure.emplace(target);
+  }
 
   ExprRef target;
   SolverOptions options;
@@ -183,8 +187,9 @@ struct SubexprChecker::Impl {
   std::unordered_map<std::string, bool> cache;
 
   ExprSignature signature; // answers most refutations before the solver
+  std::optional<SubexprClosure> closure; // and most proofs
   // Counted on every query from every thread: atomics, not the mutex.
-  std::atomic<int64_t> queries{0}, subtermHits{0}, cacheHits{0}, signatureRefuted{0};
+  std::atomic<int64_t> queries{0}, subtermHits{0}, cacheHits{0}, signatureRefuted{0}, closureProved{0};
   mutable std::mutex statsMutex;
   SolverStats stats;
 
@@ -255,6 +260,8 @@ bool SubexprChecker::isSubexpr(const ExprRef& e) {
   bool answer = im.signature.admits(e);
   if (!answer) {
     ++im.signatureRefuted;
+  } else if (im.closure && im.closure->proves(e)) {
+    ++im.closureProved;
   } else {
     try {
       answer = im.solve(e);
@@ -274,6 +281,7 @@ SolverStats SubexprChecker::stats() const {
   s.subtermHits = impl_->subtermHits;
   s.cacheHits = impl_->cacheHits;
   s.signatureRefuted = impl_->signatureRefuted;
+  s.closureProved = impl_->closureProved;
   return s;
 }
 

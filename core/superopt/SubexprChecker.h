@@ -11,6 +11,11 @@
 // would have to invent the split j = i + (j - i) to find it. Distinct inputs
 // are distinct and not subexpressions of each other.
 //
+// Before the solver, ExprSignature.h refutes most false queries and
+// SubexprClosure.h proves most true ones by normal forms: E-matching proves
+// sums of products poorly, and a true query it cannot decide would be
+// pruned as if false.
+//
 // Queries are cached by the expression's canonical string. A query that is
 // syntactically a subterm of the target is answered without the solver (it
 // is one by A_sub) and counted in stats().subtermHits, not as a cache hit.
@@ -33,6 +38,14 @@ namespace tcx::superopt {
 struct SolverOptions {
   unsigned resourceLimit = 30'000;  // Z3 rlimit per query: 4x what the hardest proof in the tests needs
   unsigned timeoutMs = 250;         // wall-clock cap per query: a proof takes under 10 ms
+  // Normal forms first (SubexprClosure.h); off, Z3 alone decides what the
+  // signature admits (the tests of the solver itself).
+  bool closure = true;
+  // Z3's rlimit for what the closure did not prove. The closure proves the
+  // queries that need long E-matching; in searches of LoRA, RMSNorm and GQA
+  // Z3 proved none of the rest at the full limit, and spent most of the
+  // search's time failing to.
+  unsigned fallbackResourceLimit = 3'000;
 };
 
 struct SolverStats {
@@ -40,6 +53,7 @@ struct SolverStats {
   int64_t cacheHits = 0;   // answered from the cache
   int64_t subtermHits = 0; // a syntactic subterm of the target: no solver call
   int64_t signatureRefuted = 0; // refuted by ExprSignature.h's invariants: no solver call
+  int64_t closureProved = 0;    // proved by SubexprClosure.h's normal forms: no solver call
   int64_t solverCalls = 0;
   int64_t proved = 0;  // solver said unsat: a subexpression
   int64_t refuted = 0; // solver said sat

@@ -65,6 +65,7 @@ void Engine::worker() {
         found_.push_back(std::move(f));
       }
       committed_.explored += ex.explored;
+      committedExplored_ = committed_.explored;
       committed_.pruned += ex.pruned;
       committed_.invalid += ex.invalid;
     } else {
@@ -101,6 +102,7 @@ SearchResult Engine::run(const ProgressFn& onProgress, const std::atomic<bool>* 
               "{}: the checkpoint was taken with other search settings ({}; now {})", options_.checkpointPath,
               c.settings, spaceSettings(options_));
     committed_ = c.progress;
+    committedExplored_ = committed_.explored;
     priorSeconds_ = c.progress.elapsedSeconds;
     level = c.level;
     found_ = std::move(c.found);
@@ -151,7 +153,11 @@ StopReason Engine::drain(const ProgressFn& onProgress, const std::atomic<bool>* 
   for (;;) {
     {
       std::unique_lock lock(mutex_);
-      wake_.wait_for(lock, std::chrono::milliseconds(100), [&] { return queue_.empty() && busy_ == 0; });
+      wake_.wait_for(lock, std::chrono::milliseconds(100), [&] { return stop_ || (queue_.empty() && busy_ == 0); });
+      if (stop_) { // a worker reached the state limit (checkStop)
+        stop = StopReason::StateLimit;
+        break;
+      }
       if (queue_.empty() && busy_ == 0) break;
     }
     SearchProgress p = snapshot();
@@ -159,7 +165,6 @@ StopReason Engine::drain(const ProgressFn& onProgress, const std::atomic<bool>* 
     std::optional<StopReason> reason;
     if (cancel && cancel->load()) reason = StopReason::Cancelled;
     if (options_.timeLimitSeconds > 0 && p.elapsedSeconds >= options_.timeLimitSeconds) reason = StopReason::TimeLimit;
-    if (options_.stateLimit > 0 && p.explored >= options_.stateLimit) reason = StopReason::StateLimit;
     if (reason) {
       stop = *reason;
       std::lock_guard lock(mutex_);

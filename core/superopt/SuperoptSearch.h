@@ -37,7 +37,7 @@ struct SearchOptions {
   // Mirage searches.
   bool iterativeDeepening = true;
   double timeLimitSeconds = 0; // 0: none
-  int64_t stateLimit = 0;      // prefixes expanded; 0: none
+  int64_t stateLimit = 0;      // prefixes expanded, checked between expansions (exact with one thread); 0: none
   int threads = 0;             // 0: every hardware thread
   std::string checkpointPath;  // written when the search stops early ("" : none)
   bool resume = false;         // start from checkpointPath instead of the inputs

@@ -93,6 +93,30 @@ TEST_CASE("search keeps only verified candidates and finds LoRA's concatenated m
   CHECK(r.progress.rejected > 0); // abstract expressions admit non-equivalent programs; the verifier removes them
 }
 
+TEST_CASE("search fuses LoRA into one kernel: X A and (X || X A) x (W || B) over a for-loop", "[superopt]") {
+  // Its ConcatMatmul's expression, X̄ W̄ + (X̄ Ā) B̄ over a tile, is one Z3
+  // could not decide; the closure of normal forms proves it.
+  SearchOptions o = small(1, 3);
+  o.threads = 2;
+  o.preset.sharedMemoryPerBlock = 8 * 1024; // W's rows do not fit at once: a for-loop over them
+  o.verifySeconds = 5;
+  o.verifyTop = 1;
+  SearchResult r = SuperoptSearch(testing::lora({16, 128, 128, 16}), o).run();
+  INFO("explored " << r.progress.explored << " in " << r.progress.elapsedSeconds << " s, candidates "
+                   << r.progress.candidates << ", verified " << r.progress.verified);
+  REQUIRE(r.stop == StopReason::Exhausted);
+  REQUIRE(!r.candidates.empty());
+  const Candidate& best = r.candidates.front();
+  CHECK(best.verdict.verdict != verify::Verdict::NotEquivalent);
+  CHECK(kernels(best.graph) == 1);
+  CHECK(count(best.graph, OpType::ConcatMatmul) == 1);
+  CHECK(count(best.graph, OpType::Matmul) == 1);
+  const Operator& fused = best.graph.ops().back();
+  REQUIRE(fused.body);
+  CHECK(numElements(fused.body->forLoopDims()) > 1); // the tiles of X's hidden dim
+  CHECK(r.solver.closureProved > 0);
+}
+
 TEST_CASE("search fuses small attention into one kernel per head", "[superopt]") {
   SearchOptions o = small(2, 6);
   o.iterativeDeepening = false; // depth first at 2 x 6 reaches it sooner than the passes at 2 x 1 to 2 x 5 end
