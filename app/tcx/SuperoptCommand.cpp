@@ -30,7 +30,8 @@ struct SuperoptCliOptions {
   superopt::SearchOptions search;
   std::string outDir = "superopt";
   std::string report;
-  bool noPruning = false, noCanonical = false, noDeepening = false, json = false;
+  bool noPruning = false, noCanonical = false, noDeepening = false, z3Only = false, z3Fallback = false,
+       json = false;
   int only = -1;
   std::string commandLine;
 };
@@ -45,8 +46,9 @@ void printResult(const superopt::SuperoptProgram& prog, const superopt::SearchRe
              "expressions, {} invalid\n",
              superopt::stopReasonName(r.stop), p.elapsedSeconds, r.resumed ? " (resumed)" : "", p.kernelOps,
              p.blockOps, p.explored, p.pruned, p.invalid);
-  fmt::print("  solver: {} queries, {} answered by Z3 ({} undecided) in {:.2f} s\n", r.solver.queries,
-             r.solver.solverCalls, r.solver.unknown, r.solver.solverSeconds);
+  fmt::print("  solver: {} queries, {} proved by normal forms, {} not, {} answered by Z3 ({} undecided) in {:.2f} s\n",
+             r.solver.queries, r.solver.closureProved, r.solver.closureMissed, r.solver.solverCalls, r.solver.unknown,
+             r.solver.solverSeconds);
   fmt::print("  candidates: {} found, {} size variants set aside, {} verified, {} rejected by the verifier, {} beyond "
              "the verification budget\n",
              p.candidates, p.variants, p.verified, p.rejected, p.unchecked);
@@ -98,6 +100,8 @@ nlohmann::json resultJson(const superopt::SuperoptProgram& prog, const superopt:
           {"verified", p.verified},
           {"rejected", p.rejected},
           {"solver_queries", r.solver.queries},
+          {"solver_closure_proved", r.solver.closureProved},
+          {"solver_closure_missed", r.solver.closureMissed},
           {"solver_calls", r.solver.solverCalls},
           {"solver_unknown", r.solver.unknown},
           {"reference_us", r.referenceMicros},
@@ -110,6 +114,8 @@ int runSuperopt(SuperoptCliOptions& o) {
   Graph graph = o.model.load();
   std::vector<superopt::SuperoptProgram> programs = superopt::superoptPrograms(graph);
   o.search.abstractPruning = !o.noPruning;
+  o.search.solver.closure = !o.z3Only;
+  o.search.solver.z3Fallback = o.z3Fallback;
   o.search.canonicalForm = !o.noCanonical;
   o.search.iterativeDeepening = !o.noDeepening;
   // On a GPU the verified best candidates are timed and ranked by that.
@@ -170,6 +176,10 @@ void addSuperoptCommand(CLI::App& app, Action& action, std::string commandLine) 
   cmd->add_flag("--resume", o->search.resume, "Continue from the checkpoint an interrupted search left in --out");
   cmd->add_flag("--no-pruning", o->noPruning, "Turn abstract-expression pruning off (ablation)");
   cmd->add_flag("--no-canonical", o->noCanonical, "Generate every operator order, not just canonical form (ablation)");
+  cmd->add_flag("--z3-only", o->z3Only,
+                "Decide pruning queries with Z3 alone, without the closure of normal forms (ablation, as Mirage)");
+  cmd->add_flag("--z3-fallback", o->z3Fallback, "Ask Z3 what the closure of normal forms does not prove")
+      ->excludes("--z3-only");
   cmd->add_flag("--no-deepening", o->noDeepening,
                 "One depth-first pass at the full limits, as Mirage searches, not passes at growing limits");
   cmd->add_option("--program", o->only, "Search only the program with this index");

@@ -80,13 +80,21 @@ bool levelIsCanonical(const OperatorGraph& graph) {
   return true;
 }
 
-std::shared_ptr<const PartitionedGraph> canonicalBody(const PartitionedGraph& body);
+std::shared_ptr<const PartitionedGraph> canonicalBody(const PartitionedGraph& body, std::vector<int>& outputs);
 
 // The greedy order, with operands renumbered; `remap` maps old indices to new.
-std::vector<Operator> canonicalOps(const OperatorGraph& graph, std::vector<int>& remap) {
+// A body's output accumulators may change order, and with them the outputs
+// of its operator: every use of them is renumbered too.
+std::vector<Operator> canonicalOps(const OperatorGraph& graph, std::vector<int>& remap,
+                                   std::vector<std::vector<int>>& outputRemap) {
   std::vector<Operator> ops = graph.ops();
+  outputRemap.assign(ops.size(), {});
+  for (size_t i = 0; i < ops.size(); ++i)
+    if (ops[i].body) ops[i].body = canonicalBody(*ops[i].body, outputRemap[i]);
   for (Operator& op : ops)
-    if (op.body) op.body = canonicalBody(*op.body);
+    for (TensorRef& t : op.inputs)
+      if (!outputRemap[static_cast<size_t>(t.op)].empty())
+        t.output = outputRemap[static_cast<size_t>(t.op)][static_cast<size_t>(t.output)];
   std::vector<int> ordinal = inputOrdinals(graph);
   remap.assign(ops.size(), -1);
   std::vector<Operator> out;
@@ -109,9 +117,19 @@ std::vector<Operator> canonicalOps(const OperatorGraph& graph, std::vector<int>&
   return out;
 }
 
-std::shared_ptr<const PartitionedGraph> canonicalBody(const PartitionedGraph& body) {
+// `outputs` maps each old output (accumulator) index to its new one.
+std::shared_ptr<const PartitionedGraph> canonicalBody(const PartitionedGraph& body, std::vector<int>& outputs) {
   std::vector<int> remap;
-  std::vector<Operator> ops = canonicalOps(body, remap);
+  std::vector<std::vector<int>> inner;
+  std::vector<Operator> ops = canonicalOps(body, remap, inner);
+  std::vector<int> accumulators = body.outputAccumulators();
+  std::vector<int> moved;
+  for (int a : accumulators) moved.push_back(remap[static_cast<size_t>(a)]);
+  std::sort(moved.begin(), moved.end());
+  outputs.clear();
+  for (int a : accumulators)
+    outputs.push_back(static_cast<int>(std::find(moved.begin(), moved.end(), remap[static_cast<size_t>(a)]) -
+                                       moved.begin()));
   std::shared_ptr<PartitionedGraph> copy;
   if (body.level() == Level::Block)
     copy = std::make_shared<BlockGraph>(body.inputs(), body.gridDims(), body.forLoopDims());
@@ -144,11 +162,15 @@ bool isCanonical(const KernelGraph& graph) { return levelIsCanonical(graph); }
 
 KernelGraph canonicalize(const KernelGraph& graph) {
   std::vector<int> remap;
-  std::vector<Operator> ops = canonicalOps(graph, remap);
+  std::vector<std::vector<int>> outputRemap;
+  std::vector<Operator> ops = canonicalOps(graph, remap, outputRemap);
   KernelGraph out(graph.name());
   GraphRewriter::setOps(out, std::move(ops));
   std::vector<TensorRef> outputs;
-  for (TensorRef t : graph.outputs()) outputs.push_back({remap[t.op], t.output});
+  for (TensorRef t : graph.outputs()) {
+    const std::vector<int>& moved = outputRemap[static_cast<size_t>(t.op)];
+    outputs.push_back({remap[t.op], moved.empty() ? t.output : moved[static_cast<size_t>(t.output)]});
+  }
   GraphRewriter::setOutputs(out, std::move(outputs));
   return out;
 }

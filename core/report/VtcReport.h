@@ -10,7 +10,7 @@
 
 namespace tcx {
 
-inline constexpr int kReportSchemaVersion = 3;
+inline constexpr int kReportSchemaVersion = 4;
 
 struct ReportContext {
   std::string modelPath;

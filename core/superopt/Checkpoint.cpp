@@ -41,7 +41,11 @@ std::string spaceSettings(const SearchOptions& o) {
   return fmt::format("kernel ops {}, block ops {}, grid dims {}, for-loop dims {}, graph inputs {}, pruning {}, "
                      "canonical {}, deepening {}, preset {}",
                      o.maxKernelOps, o.maxBlockOps, o.maxGridDims, o.maxForLoopDims, o.maxGraphInputs,
-                     o.abstractPruning ? "on" : "off", o.canonicalForm ? "on" : "off",
+                     !o.abstractPruning   ? "off"
+                     : !o.solver.closure  ? "Z3 alone"
+                     : o.solver.z3Fallback ? "normal forms, then Z3"
+                                           : "normal forms",
+                     o.canonicalForm ? "on" : "off",
                      o.iterativeDeepening ? "on" : "off", o.preset.name);
 }
 

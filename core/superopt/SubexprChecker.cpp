@@ -189,7 +189,8 @@ struct SubexprChecker::Impl {
   ExprSignature signature; // answers most refutations before the solver
   std::optional<SubexprClosure> closure; // and most proofs
   // Counted on every query from every thread: atomics, not the mutex.
-  std::atomic<int64_t> queries{0}, subtermHits{0}, cacheHits{0}, signatureRefuted{0}, closureProved{0};
+  std::atomic<int64_t> queries{0}, subtermHits{0}, cacheHits{0}, signatureRefuted{0}, closureProved{0},
+      closureMissed{0};
   mutable std::mutex statsMutex;
   SolverStats stats;
 
@@ -262,6 +263,9 @@ bool SubexprChecker::isSubexpr(const ExprRef& e) {
     ++im.signatureRefuted;
   } else if (im.closure && im.closure->proves(e)) {
     ++im.closureProved;
+  } else if (im.closure && !im.options.z3Fallback) {
+    ++im.closureMissed;
+    answer = false;
   } else {
     try {
       answer = im.solve(e);
@@ -282,6 +286,7 @@ SolverStats SubexprChecker::stats() const {
   s.cacheHits = impl_->cacheHits;
   s.signatureRefuted = impl_->signatureRefuted;
   s.closureProved = impl_->closureProved;
+  s.closureMissed = impl_->closureMissed;
   return s;
 }
 

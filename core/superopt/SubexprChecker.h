@@ -14,7 +14,8 @@
 // Before the solver, ExprSignature.h refutes most false queries and
 // SubexprClosure.h proves most true ones by normal forms: E-matching proves
 // sums of products poorly, and a true query it cannot decide would be
-// pruned as if false.
+// pruned as if false. What the closure does not prove goes to Z3 only with
+// SolverOptions::z3Fallback; with the closure off, Z3 decides it all.
 //
 // Queries are cached by the expression's canonical string. A query that is
 // syntactically a subterm of the target is answered without the solver (it
@@ -39,12 +40,15 @@ struct SolverOptions {
   unsigned resourceLimit = 30'000;  // Z3 rlimit per query: 4x what the hardest proof in the tests needs
   unsigned timeoutMs = 250;         // wall-clock cap per query: a proof takes under 10 ms
   // Normal forms first (SubexprClosure.h); off, Z3 alone decides what the
-  // signature admits (the tests of the solver itself).
+  // signature admits, as in Mirage (an ablation, and the solver's tests).
   bool closure = true;
-  // Z3's rlimit for what the closure did not prove. The closure proves the
-  // queries that need long E-matching; in searches of LoRA, RMSNorm and GQA
-  // Z3 proved none of the rest at the full limit, and spent most of the
-  // search's time failing to.
+  // Whether Z3 is asked what the closure did not prove, at this rlimit. Off
+  // by default: in 240 s searches of the six samples at paper shapes Z3
+  // proved none of the ~400,000 such queries (all "unknown", which prunes,
+  // as not asking does) and took up to 56 % of the search's CPU time
+  // (gated_mlp). The closure leaves out only the factorisations its header
+  // names.
+  bool z3Fallback = false;
   unsigned fallbackResourceLimit = 3'000;
 };
 
@@ -54,6 +58,7 @@ struct SolverStats {
   int64_t subtermHits = 0; // a syntactic subterm of the target: no solver call
   int64_t signatureRefuted = 0; // refuted by ExprSignature.h's invariants: no solver call
   int64_t closureProved = 0;    // proved by SubexprClosure.h's normal forms: no solver call
+  int64_t closureMissed = 0;    // not in the closure, and no Z3 fallback: pruned without a solver call
   int64_t solverCalls = 0;
   int64_t proved = 0;  // solver said unsat: a subexpression
   int64_t refuted = 0; // solver said sat

@@ -107,6 +107,33 @@ TEST_CASE("canonical form orders operators by rank and the hash ignores the orde
   CHECK(isCanonical(canonicalize(flashAttention({2, 2, 8, 16, 4}, 2, 2))));
 }
 
+TEST_CASE("canonical form renumbers the outputs of a body whose accumulators it reorders", "[mugraph]") {
+  // Found by a GQA search without pruning: the block graph was built with its
+  // iterators in operand order, canonical form sorts them, and the
+  // accumulator of the Matmul moves before that of the EwAdd. The kernel
+  // Matmul reads output 1 then 0: they must follow, or its shapes clash.
+  const char* json = R"({"format": "tcx-mugraph", "version": 1, "name": "reorder", "outputs": [[4, 0]], "ops": [
+    {"type": "Input", "name": "k_t", "dtype": "f32", "shape": [1, 2, 16, 32]},
+    {"type": "Input", "name": "v", "dtype": "f32", "shape": [1, 2, 32, 16]},
+    {"type": "Input", "name": "q", "dtype": "f32", "shape": [1, 16, 1, 16]},
+    {"type": "GraphDefined", "inputs": [[0, 0], [1, 0], [2, 0]], "body": {"level": "block", "grid": [2, 2],
+     "forLoop": [], "inputs": [{"dtype": "f32", "shape": [1, 2, 16, 32]}, {"dtype": "f32", "shape": [1, 2, 32, 16]},
+                               {"dtype": "f32", "shape": [1, 16, 1, 16]}],
+     "ops": [{"type": "InputIterator", "input": 0, "imap": [3, 1], "fmap": []},
+             {"type": "InputIterator", "input": 1, "imap": [2, 1], "fmap": []},
+             {"type": "InputIterator", "input": 2, "imap": [-1, 1], "fmap": []},
+             {"type": "EwAdd", "inputs": [[1, 0], [2, 0]]},
+             {"type": "Matmul", "inputs": [[2, 0], [0, 0]]},
+             {"type": "OutputAccumulator", "inputs": [[3, 0]], "omap": [2, 1], "fmap": []},
+             {"type": "OutputAccumulator", "inputs": [[4, 0]], "omap": [3, 1], "fmap": []}]}},
+    {"type": "Matmul", "inputs": [[3, 1], [3, 0]]}]})";
+  KernelGraph g = fromJson(json, "reorder.json");
+  KernelGraph c = canonicalize(g);
+  CHECK(isCanonical(c));
+  CHECK(stableHash(c) == stableHash(g));
+  CHECK(maxDifference(g, c) < 1e-12);
+}
+
 TEST_CASE("the stable hash does not change between builds", "[mugraph]") {
   // Pinned: a change here invalidates every stored search result keyed by it.
   CHECK(fmt::format("{:016x}", stableHash(lora({}))) == "3d1393ca15be8a1f");

@@ -171,6 +171,7 @@ TEST_CASE("two threads share one checker and get the same answers", "[superopt][
   }
   SolverStats stats = checker.stats();
   CHECK(stats.queries == 2 * static_cast<int64_t>(queries.size()));
-  CHECK(stats.solverCalls + stats.signatureRefuted + stats.closureProved + stats.cacheHits + stats.subtermHits ==
+  CHECK(stats.solverCalls + stats.signatureRefuted + stats.closureProved + stats.closureMissed + stats.cacheHits +
+            stats.subtermHits ==
         stats.queries);
 }
