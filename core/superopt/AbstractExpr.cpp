@@ -191,4 +191,10 @@ std::vector<ExprRef> exprsOf(const OperatorGraph& graph, const Operator& op, std
 
 std::vector<std::vector<ExprRef>> exprsOf(const mugraph::KernelGraph& graph) { return exprsOfGraph(graph, {}); }
 
+ExprRef outputExpr(const mugraph::KernelGraph& graph) {
+  TCX_CHECK(!graph.outputs().empty(), ErrorKind::InvalidArgument, "'{}' has no output", graph.name());
+  TensorRef out = graph.outputs()[0];
+  return exprsOf(graph).at(static_cast<size_t>(out.op)).at(static_cast<size_t>(out.output));
+}
+
 } // namespace tcx::superopt

@@ -77,4 +77,7 @@ std::vector<ExprRef> exprsOf(const mugraph::OperatorGraph& graph, const mugraph:
 // graph.ops() then output; inputs are Input terms named after the inputs.
 std::vector<std::vector<ExprRef>> exprsOf(const mugraph::KernelGraph& graph);
 
+// The expression of the graph's first output.
+ExprRef outputExpr(const mugraph::KernelGraph& graph);
+
 } // namespace tcx::superopt

@@ -1,6 +1,7 @@
 #include "superopt/CandidateRanking.h"
 
 #include "mugraph/Canonical.h"
+#include "superopt/ExprNormalForm.h"
 #include "superopt/MuGraphCost.h"
 #include "superopt/SizeTuning.h"
 #include "superopt/ThreadGraphConstruction.h"
@@ -10,6 +11,7 @@
 #include <atomic>
 #include <chrono>
 #include <map>
+#include <numeric>
 #include <set>
 #include <thread>
 
@@ -115,8 +117,24 @@ void rankCandidates(SearchResult& result, const std::vector<FoundCandidate>& fou
   for (Ranked& r : ranked)
     if (perStructure[r.structure]++ < options.variantsKept) kept.push_back(std::move(r));
   progress.variants = progress.candidates - static_cast<int64_t>(kept.size());
+  // Trials go first to candidates whose expression equals the reference's
+  // under A_eq (same normal form): what a chain of Table 2's rewrites
+  // reaches. The others (abstract expressions forget which index a sum
+  // runs over) are mostly not equivalent, and a trial at paper shapes takes
+  // seconds.
+  std::vector<size_t> trialOrder(kept.size());
+  std::iota(trialOrder.begin(), trialOrder.end(), size_t{0});
+  {
+    std::optional<NormalFormRef> target = normalForm(outputExpr(result.reference));
+    std::vector<char> sameForm(kept.size(), 0);
+    for (size_t i = 0; i < kept.size(); ++i) {
+      std::optional<NormalFormRef> form = normalForm(outputExpr(kept[i].candidate.graph));
+      sameForm[i] = target && form && (*form)->key() == (*target)->key();
+    }
+    std::stable_partition(trialOrder.begin(), trialOrder.end(), [&](size_t i) { return sameForm[i] != 0; });
+  }
 
-  // One trial for every kept candidate, best estimated first, in parallel,
+  // One trial for every kept candidate, in trialOrder, in parallel,
   // within verifySeconds (a trial at paper shapes takes seconds, and a long
   // search finds hundreds); the same seed for all, so each sees the same ω
   // and inputs. Candidates the budget does not reach are not kept.
@@ -124,7 +142,8 @@ void rankCandidates(SearchResult& result, const std::vector<FoundCandidate>& fou
   once.maxTrials = 1;
   std::atomic<int64_t> verified{0}, rejected{0}, unchecked{0};
   const auto start = std::chrono::steady_clock::now();
-  parallelFor(kept.size(), options.threads, [&](size_t i) {
+  parallelFor(kept.size(), options.threads, [&](size_t k) {
+    size_t i = trialOrder[k];
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > options.verifySeconds) {
       ++unchecked;
       return;

@@ -74,8 +74,7 @@ class Engine {
 public:
   Engine(const KernelGraph& reference, const SearchOptions& options)
       : reference_(reference), options_(options), axes_(reference),
-        target_(exprsOf(reference).at(static_cast<size_t>(reference.outputs().at(0).op))
-                    .at(static_cast<size_t>(reference.outputs()[0].output))),
+        target_(outputExpr(reference)),
         checker_(target_, options.solver),
         vocabulary_(vocabularyFor(reference, target_, options.abstractPruning)),
         limits_(PartitionLimits::of(options.preset, options.maxGridDims, options.maxForLoopDims)),

@@ -8,6 +8,4 @@ inline const ExprRef& exprOf(const std::vector<std::vector<ExprRef>>& exprs, mug
   return exprs.at(static_cast<size_t>(t.op)).at(static_cast<size_t>(t.output));
 }
 
-inline ExprRef outputExpr(const mugraph::KernelGraph& k) { return exprOf(exprsOf(k), k.outputs().at(0)); }
-
 } // namespace tcx::superopt::exprs
