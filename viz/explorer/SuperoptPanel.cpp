@@ -52,7 +52,7 @@ std::string describe(const superopt::SuperoptProgram& program, size_t index) {
 }
 
 QString countersOf(const superopt::SearchProgress& p) {
-  return QObject::tr("explored %1 · pruned %2 · invalid %3 · frontier %4\n"
+  return QObject::tr("pass %10 × %11 · explored %1 · pruned %2 · invalid %3 · frontier %4\n"
                      "candidates %5 (%6 size variants) · verified %7 · rejected %8 · %9 s")
       .arg(p.explored)
       .arg(p.pruned)
@@ -62,7 +62,9 @@ QString countersOf(const superopt::SearchProgress& p) {
       .arg(p.variants)
       .arg(p.verified)
       .arg(p.rejected)
-      .arg(p.elapsedSeconds, 0, 'f', 1);
+      .arg(p.elapsedSeconds, 0, 'f', 1)
+      .arg(p.kernelOps)
+      .arg(p.blockOps);
 }
 
 } // namespace
@@ -312,5 +314,6 @@ void SuperoptPanel::setRunning(bool running) {
 }
 
 QString SuperoptPanel::statusText() const { return status_->text(); }
+QString SuperoptPanel::countersText() const { return counters_->text(); }
 
 } // namespace tcx::viz

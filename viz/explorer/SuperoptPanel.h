@@ -63,6 +63,8 @@ public:
   const superopt::SearchProgress& progress() const { return progress_; }
   // "exhausted: 3 candidates, 2 verified, in 1.2 s", "cancelled after ...".
   QString statusText() const;
+  // "pass 2 × 3 · explored ... · 1.2 s": the live counters, the deepening pass first.
+  QString countersText() const;
 
   CandidateTableModel& candidates() const { return *candidates_; }
   // Draws candidate `row` (as selecting its row does).

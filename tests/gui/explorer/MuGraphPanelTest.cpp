@@ -172,6 +172,9 @@ TEST_CASE("a tiny LoRA search runs to its end and lists its candidates", "[gui][
   CHECK(panel.statusText().startsWith(superopt::stopReasonName(result.stop)));
   CHECK(panel.progress().explored == result.progress.explored);
   CHECK(result.progress.explored > 0);
+  CHECK(panel.countersText().startsWith(
+      QString("pass %1 × %2 · explored %3").arg(result.progress.kernelOps).arg(result.progress.blockOps).arg(
+          result.progress.explored)));
 
   const CandidateTableModel& table = panel.candidates();
   REQUIRE(table.rowCount() == static_cast<int>(result.candidates.size()));
