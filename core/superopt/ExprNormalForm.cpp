@@ -17,12 +17,6 @@ std::optional<int64_t> times(int64_t a, int64_t b) {
   return r;
 }
 
-NormalFormRef single(NfAtom atom) {
-  NfTerm t;
-  t.factors.push_back(std::move(atom));
-  return std::make_shared<const NormalForm>(std::vector<NfTerm>{std::move(t)});
-}
-
 // The denominator of a product of two summands: the product of theirs.
 std::optional<NormalFormRef> productDenominator(const NormalFormRef& a, const NormalFormRef& b) {
   if (!a) return b;
@@ -71,6 +65,13 @@ NormalFormRef NormalForm::withSizesDividedBy(int64_t divisor) const {
   return std::make_shared<const NormalForm>(std::move(terms));
 }
 
+NormalFormRef monomial(int64_t size, std::vector<NfAtom> factors) {
+  NfTerm t;
+  t.size = size;
+  t.factors = std::move(factors);
+  return std::make_shared<const NormalForm>(std::vector<NfTerm>{std::move(t)});
+}
+
 std::optional<NormalFormRef> multiply(const NormalForm& a, const NormalForm& b) {
   std::vector<NfTerm> terms;
   for (const NfTerm& x : a.terms())
@@ -101,12 +102,12 @@ std::optional<NormalFormRef> divide(const NormalForm& a, const NormalFormRef& b)
 std::optional<NormalFormRef> normalForm(const ExprRef& e) {
   switch (e->kind()) {
   case Kind::Input:
-  case Kind::Constant: return single({e->str(), nullptr});
+  case Kind::Constant: return monomial(1, {{e->str(), nullptr}});
   case Kind::Exp:
   case Kind::Sqrt: {
     std::optional<NormalFormRef> arg = normalForm(e->lhs());
     if (!arg) return std::nullopt;
-    return single({(e->kind() == Kind::Exp ? "exp(" : "sqrt(") + (*arg)->key() + ")", *arg});
+    return monomial(1, {{(e->kind() == Kind::Exp ? "exp(" : "sqrt(") + (*arg)->key() + ")", *arg}});
   }
   case Kind::Sum: {
     std::optional<NormalFormRef> arg = normalForm(e->lhs());

@@ -59,6 +59,9 @@ private:
   std::string key_;
 };
 
+// sum(size, product of `factors`): a form of one summand, no denominator.
+NormalFormRef monomial(int64_t size, std::vector<NfAtom> factors);
+
 // The normal form of `e`; nullopt when a sum size overflows 64 bits.
 std::optional<NormalFormRef> normalForm(const ExprRef& e);
 

@@ -67,13 +67,6 @@ Atoms without(const Atoms& atoms, const Atoms& removed) {
   return out;
 }
 
-NormalFormRef product(int64_t size, Atoms atoms) {
-  NfTerm t;
-  t.size = size;
-  t.factors = std::move(atoms);
-  return std::make_shared<const NormalForm>(std::vector<NfTerm>{std::move(t)});
-}
-
 } // namespace
 
 SubexprClosure::SubexprClosure(const ExprRef& target, size_t maxForms) : maxForms_(maxForms) {
@@ -145,7 +138,7 @@ void SubexprClosure::expand(const NormalForm& form, int64_t scale) {
       t.factors = without(t.factors, factor);
       if (t.factors.empty()) return; // the rest would be the constant 1, which no term is
     }
-    add(product(1, factor), scale);
+    add(monomial(1, factor), scale);
     add(std::make_shared<const NormalForm>(std::move(rest)), scale);
   });
 
@@ -157,8 +150,8 @@ void SubexprClosure::expand(const NormalForm& form, int64_t scale) {
   if (shared) {
     std::vector<NfTerm> numerator = terms;
     for (NfTerm& t : numerator) t.denominator = nullptr;
-    NormalForm over(numerator);
-    add(std::make_shared<const NormalForm>(numerator), scale);
+    auto over = std::make_shared<const NormalForm>(std::move(numerator));
+    add(over, scale);
     add(den, 1);
     // x / (y z) = div(div(x, y), z): either part of a one-summand
     // denominator, with its sum on either side.
@@ -167,9 +160,9 @@ void SubexprClosure::expand(const NormalForm& form, int64_t scale) {
       forEachSubMultiset(d[0].factors, [&](const Atoms& outer, const Atoms& inner) {
         if (inner.empty()) return;
         for (bool sizeInside : {true, false}) {
-          std::optional<NormalFormRef> partial = divide(over, product(sizeInside ? d[0].size : 1, inner));
+          std::optional<NormalFormRef> partial = divide(*over, monomial(sizeInside ? d[0].size : 1, inner));
           if (partial) add(*partial, scale);
-          add(product(sizeInside ? 1 : d[0].size, outer), 1);
+          add(monomial(sizeInside ? 1 : d[0].size, outer), 1);
         }
       });
   }

@@ -137,7 +137,7 @@ TEST_CASE("iterative deepening finds at Mirage's limits what a smaller limit hol
   KernelGraph lora = testing::lora({16, 64, 64, 16});
   SearchOptions o = small(5, 7);
   o.stateLimit = 15'000; // one thread: the same prefixes every run; the first pass ends within it
-  o.verifySeconds = 3;   // the first trials go best estimated first
+  o.verifySeconds = 3;   // the first trials go to the reference's normal form first, then best estimated
   SearchResult deep = SuperoptSearch(lora, o).run();
   REQUIRE(!deep.candidates.empty());
   CHECK(count(deep.candidates.front().graph, OpType::ConcatMatmul) == 1);
