@@ -19,6 +19,9 @@
 //         chunk fmap selects at l: concatenation along data dims, and
 //         accumulation over φ dims;
 //     each block buffer is written at the chunk omap selects at g.
+// Operators run by loop phase (LoopPhase.h): Invariant ones once before the
+// loop, Body ones in every iteration, After ones once after it; ForLoopSum
+// and ForLoopRms accumulate in the Body and are read After.
 // A thread graph inside a block graph runs the same way with its block dims
 // as the grid. Layouts are ignored: they never change values.
 
@@ -58,6 +61,10 @@ private:
   std::vector<Tensor> apply(const Operator& op, const std::vector<const Tensor*>& args) const;
   std::vector<Tensor> runPartitioned(const PartitionedGraph& body, const std::vector<const Tensor*>& inputs) const;
   Tensor rmsNorm(const Tensor& x, double epsilon) const;
+  // ForLoopRms: adds each row's sum of squares of `x` into `sums`, then
+  // turns the sums over `count` elements into sqrt(mean + epsilon).
+  void addSquaredRows(Tensor& sums, const Tensor& x) const;
+  void finishRms(Tensor& sums, int64_t count, double epsilon) const;
 
   const Domain& domain_;
 };

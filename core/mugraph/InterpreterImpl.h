@@ -3,6 +3,7 @@
 // (FloatInterpreter.cpp, verify/FieldDomain.cpp, verify/ExpTerms.cpp).
 
 #include "mugraph/Interpreter.h"
+#include "mugraph/LoopPhase.h"
 #include "mugraph/Partition.h"
 #include "support/Error.h"
 
@@ -68,7 +69,9 @@ auto Interpreter<Domain>::apply(const Operator& op, const std::vector<const Tens
   case OpType::GraphDefined: return runPartitioned(*op.body, args);
   case OpType::Input:
   case OpType::InputIterator:
-  case OpType::OutputAccumulator: break; // handled by the enclosing traversal
+  case OpType::OutputAccumulator:
+  case OpType::ForLoopSum:
+  case OpType::ForLoopRms: break; // handled by the enclosing traversal
   }
   raise(ErrorKind::Internal, "{} reached the operator evaluator", opTypeName(op.type));
 }
@@ -77,7 +80,11 @@ template <typename Domain>
 auto Interpreter<Domain>::runPartitioned(const PartitionedGraph& body, const std::vector<const Tensor*>& inputs) const
     -> std::vector<Tensor> {
   const Shape &grid = body.gridDims(), &loop = body.forLoopDims();
+  const std::vector<Operator>& ops = body.ops();
+  const std::vector<LoopPhase> phases = loopPhases(body);
   std::vector<int> accumulators = body.outputAccumulators();
+  std::vector<size_t> accumulatorOf(ops.size(), 0);
+  for (size_t k = 0; k < accumulators.size(); ++k) accumulatorOf[static_cast<size_t>(accumulators[k])] = k;
   std::vector<Tensor> outs;
   for (int a : accumulators) outs.emplace_back(body.op(a).outputs[0].shape, domain_.zero());
 
@@ -87,11 +94,13 @@ auto Interpreter<Domain>::runPartitioned(const PartitionedGraph& body, const std
       const Operator& acc = body.op(a);
       blocks.emplace_back(splitShape(acc.outputs[0].shape, grid, acc.omap, false, "omap"), domain_.zero());
     }
-    forEachIndex(loop, [&](const Shape& l) {
-      Frame frame(body.ops().size());
-      size_t next = 0;
-      for (size_t i = 0; i < body.ops().size(); ++i) {
-        const Operator& op = body.ops()[i];
+    Frame frame(ops.size());
+    for (size_t i = 0; i < ops.size(); ++i)
+      if (isForLoopAccumulation(ops[i].type)) frame.owned[i] = {Tensor(ops[i].outputs[0].shape, domain_.zero())};
+    auto run = [&](LoopPhase phase, const Shape& l) {
+      for (size_t i = 0; i < ops.size(); ++i) {
+        const Operator& op = ops[i];
+        if (runsIn(op, phases[i]) != phase) continue;
         if (op.type == OpType::InputIterator) {
           const Tensor& in = *inputs[op.inputIndex];
           Shape blockChunk = splitShape(in.shape, grid, op.imap, true, "imap");
@@ -104,16 +113,44 @@ auto Interpreter<Domain>::runPartitioned(const PartitionedGraph& body, const std
             frame.owned[i] = {sliceOf(in, offset, chunk)};
         } else if (op.type == OpType::OutputAccumulator) {
           const Tensor& x = frame.at(op.inputs[0]);
-          accumulateInto(domain_, blocks[next++], x, chunkOffset(x.shape, loop, op.fmap, l));
+          accumulateInto(domain_, blocks[accumulatorOf[i]], x, chunkOffset(x.shape, loop, op.fmap, l));
+        } else if (op.type == OpType::ForLoopSum) {
+          const Tensor& x = frame.at(op.inputs[0]);
+          accumulateInto(domain_, frame.owned[i][0], x, Shape(x.shape.size(), 0));
+        } else if (op.type == OpType::ForLoopRms) {
+          addSquaredRows(frame.owned[i][0], frame.at(op.inputs[0]));
         } else {
           frame.owned[i] = apply(op, frame.operands(op));
         }
       }
-    });
+    };
+    // An Invariant or After phase runs once; its for-loop index is never
+    // read (every fmap of theirs is φ).
+    const Shape once(loop.size(), 0);
+    run(LoopPhase::Invariant, once);
+    forEachIndex(loop, [&](const Shape& l) { run(LoopPhase::Body, l); });
+    for (size_t i = 0; i < ops.size(); ++i)
+      if (ops[i].type == OpType::ForLoopRms)
+        finishRms(frame.owned[i][0], body.desc(ops[i].inputs[0]).shape.back() * body.numIterations(), ops[i].value);
+    run(LoopPhase::After, once);
     for (size_t k = 0; k < accumulators.size(); ++k)
       accumulateInto(domain_, outs[k], blocks[k], chunkOffset(blocks[k].shape, grid, body.op(accumulators[k]).omap, g));
   });
   return outs;
+}
+
+template <typename Domain> void Interpreter<Domain>::addSquaredRows(Tensor& sums, const Tensor& x) const {
+  size_t n = static_cast<size_t>(x.shape.back());
+  for (size_t row = 0; row < sums.data.size(); ++row)
+    for (size_t j = 0; j < n; ++j) {
+      const Value& v = x.data[row * n + j];
+      sums.data[row] = domain_.add(sums.data[row], domain_.mul(v, v));
+    }
+}
+
+template <typename Domain> void Interpreter<Domain>::finishRms(Tensor& sums, int64_t count, double epsilon) const {
+  Value n = domain_.constant(static_cast<double>(count)), eps = domain_.constant(epsilon);
+  for (Value& s : sums.data) s = domain_.sqrt(domain_.add(domain_.div(s, n), eps));
 }
 
 template <typename Domain> auto Interpreter<Domain>::rmsNorm(const Tensor& x, double epsilon) const -> Tensor {

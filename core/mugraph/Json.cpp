@@ -52,7 +52,8 @@ json opJson(const Operator& op) {
     j["dim"] = op.dim;
     j["group"] = op.group;
     break;
-  case OpType::RMSNorm: j["epsilon"] = op.value; break;
+  case OpType::RMSNorm:
+  case OpType::ForLoopRms: j["epsilon"] = op.value; break;
   case OpType::Repeat: j["factors"] = op.shape; break;
   case OpType::Reshape: j["shape"] = op.shape; break;
   case OpType::GraphDefined: {
@@ -123,7 +124,8 @@ Operator opOf(const json& j, const std::string& where) {
     op.dim = j.at("dim").get<int>();
     op.group = j.at("group").get<int64_t>();
     break;
-  case OpType::RMSNorm: op.value = j.at("epsilon").get<double>(); break;
+  case OpType::RMSNorm:
+  case OpType::ForLoopRms: op.value = j.at("epsilon").get<double>(); break;
   case OpType::Repeat: op.shape = j.at("factors").get<Shape>(); break;
   case OpType::Reshape: op.shape = j.at("shape").get<Shape>(); break;
   case OpType::GraphDefined: {

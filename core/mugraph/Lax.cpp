@@ -5,7 +5,9 @@
 
 namespace tcx::mugraph {
 
-bool isLaxOperator(OpType type) { return type != OpType::Sqrt && type != OpType::RMSNorm; }
+bool isLaxOperator(OpType type) {
+  return type != OpType::Sqrt && type != OpType::RMSNorm && type != OpType::ForLoopRms;
+}
 
 int expCount(OpType type) { return type == OpType::EwExp || type == OpType::SiLU ? 1 : 0; }
 

@@ -69,6 +69,14 @@ TensorRef OperatorGraph::rmsNorm(TensorRef x, double epsilon) {
   return append(std::move(op));
 }
 
+TensorRef OperatorGraph::forLoopSum(TensorRef x) { return append(makeOp(OpType::ForLoopSum, {x})); }
+
+TensorRef OperatorGraph::forLoopRms(TensorRef x, double epsilon) {
+  Operator op = makeOp(OpType::ForLoopRms, {x});
+  op.value = epsilon;
+  return append(std::move(op));
+}
+
 TensorRef OperatorGraph::repeat(TensorRef x, Shape factors) {
   Operator op = makeOp(OpType::Repeat, {x});
   op.shape = std::move(factors);

@@ -42,6 +42,8 @@ public:
   TensorRef square(TensorRef x);
   TensorRef silu(TensorRef x);
   TensorRef rmsNorm(TensorRef x, double epsilon);
+  TensorRef forLoopSum(TensorRef x);
+  TensorRef forLoopRms(TensorRef x, double epsilon);
   TensorRef repeat(TensorRef x, Shape factors);
   TensorRef reshape(TensorRef x, Shape shape);
   // A graph-defined operator; one output per output accumulator of `body`.

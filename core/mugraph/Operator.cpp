@@ -8,12 +8,11 @@
 namespace tcx::mugraph {
 
 namespace {
-constexpr std::array<std::string_view, 18> kOpNames = {"Input",   "Constant",     "InputIterator", "OutputAccumulator",
-                                                       "Matmul",  "ConcatMatmul", "Sum",           "EwAdd",
-                                                       "EwMul",   "EwDiv",        "EwExp",         "Sqrt",
-                                                       "Square",  "SiLU",         "RMSNorm",       "Repeat",
-                                                       "Reshape", "GraphDefined"};
-static_assert(kOpNames.size() == static_cast<size_t>(OpType::GraphDefined) + 1);
+constexpr std::array<std::string_view, 20> kOpNames = {
+    "Input",  "Constant", "InputIterator", "OutputAccumulator", "Matmul",  "ConcatMatmul", "Sum",
+    "EwAdd",  "EwMul",    "EwDiv",         "EwExp",             "Sqrt",    "Square",       "SiLU",
+    "RMSNorm", "Repeat",  "Reshape",       "GraphDefined",      "ForLoopSum", "ForLoopRms"};
+static_assert(kOpNames.size() == static_cast<size_t>(OpType::ForLoopRms) + 1);
 } // namespace
 
 std::string_view levelName(Level level) {
@@ -47,6 +46,9 @@ bool allowedAt(OpType type, Level level) {
   case OpType::Constant: return level != Level::Thread;
   // A thread graph is the lowest level: nothing below it to define an op.
   case OpType::GraphDefined: return level != Level::Thread;
+  // Thread graphs come from fusion patterns of element-wise operators only.
+  case OpType::ForLoopSum:
+  case OpType::ForLoopRms: return level == Level::Block;
   default: return true;
   }
 }

@@ -43,6 +43,14 @@ enum class OpType : uint8_t {
   Repeat,       // tiles each dim `factors[d]` times
   Reshape,      // row-major reinterpretation as `shape`
   GraphDefined, // defined by a block graph (at kernel level) or a thread graph (at block level)
+  // Block level: the sum of the operand over every for-loop iteration,
+  // available after the loop (Mirage's forloop_accum). Operators that read it
+  // run once, after the loop, and an output accumulator then stores it once.
+  ForLoopSum,
+  // Block level: sqrt(mean(x^2 over the last dim and every iteration) + epsilon),
+  // one value per row, after the loop (Mirage's RMS accumulation: RMSNorm's
+  // denominator, so the division can follow a matmul accumulated in the same loop).
+  ForLoopRms,
 };
 std::string_view opTypeName(OpType type);
 // Raises InvalidModel for an unknown name.
@@ -96,7 +104,7 @@ struct Operator {
   Shape shape;                                  // Input: its shape; Reshape: the target; Repeat: the factors
   DimMap imap, omap;                            // InputIterator / OutputAccumulator, over the grid dims
   DimMap fmap;                                  // InputIterator / OutputAccumulator, over the for-loop dims
-  double value = 0;                             // Constant; RMSNorm: epsilon
+  double value = 0;                             // Constant; RMSNorm, ForLoopRms: epsilon
   std::shared_ptr<const PartitionedGraph> body; // GraphDefined
 
   bool operator==(const Operator& other) const;

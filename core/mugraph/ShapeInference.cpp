@@ -1,5 +1,6 @@
 #include "mugraph/ShapeInference.h"
 
+#include "mugraph/LoopPhase.h"
 #include "mugraph/Partition.h"
 #include "support/Error.h"
 
@@ -111,6 +112,11 @@ std::vector<TensorDesc> inferOutputs(const OperatorGraph& g, const Operator& op)
               opTypeName(op.type), t.op, t.output);
     in.push_back(g.desc(t));
   }
+  if (const PartitionedGraph* p = asPartitioned(g)) {
+    std::vector<LoopPhase> phases = loopPhases(*p), operands;
+    for (TensorRef t : op.inputs) operands.push_back(phases[static_cast<size_t>(t.op)]);
+    phaseOf(op, operands);
+  }
   switch (op.type) {
   case OpType::Input: return {TensorDesc{op.shape, op.dtype, {}}};
   case OpType::Constant: return {TensorDesc{{1}, DType::F32, {}}};
@@ -137,6 +143,14 @@ std::vector<TensorDesc> inferOutputs(const OperatorGraph& g, const Operator& op)
   case OpType::Repeat: return {repeatOf(in[0], op.shape)};
   case OpType::Reshape: return {reshapeOf(in[0], op.shape)};
   case OpType::GraphDefined: return graphDefinedOf(g, op, in);
+  // Accumulated in float, as output accumulators are.
+  case OpType::ForLoopSum: return {TensorDesc{in[0].shape, DType::F32, {}}};
+  case OpType::ForLoopRms: {
+    TCX_CHECK(!in[0].shape.empty(), ErrorKind::ShapeInference, "ForLoopRms of a scalar");
+    Shape rows = in[0].shape;
+    rows.back() = 1;
+    return {TensorDesc{rows, DType::F32, {}}};
+  }
   }
   raise(ErrorKind::Internal, "unhandled μGraph operator");
 }

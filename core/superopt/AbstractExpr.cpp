@@ -1,5 +1,6 @@
 #include "superopt/AbstractExpr.h"
 
+#include "mugraph/LoopPhase.h"
 #include "support/Error.h"
 
 #include <bit>
@@ -113,19 +114,27 @@ ExprRef silu(const ExprRef& x) {
   return E::mul(x, E::div(one, E::add(one, E::exp(E::mul(x, E::constant(-1))))));
 }
 
-// The terms Conversion writes for x / Sqrt(ReduceMean(Pow(x, 2), -1) + eps):
-// ReduceMean is a Sum over the last dim divided by its extent.
-ExprRef rmsNorm(const ExprRef& x, int64_t n, double epsilon) {
+// The terms Conversion writes for Sqrt(ReduceMean(Pow(x, 2), -1) + eps) over
+// n elements: ReduceMean is a Sum divided by its extent.
+ExprRef rms(const ExprRef& x, int64_t n, double epsilon) {
   ExprRef mean = E::div(E::sum(n, E::mul(x, x)), E::constant(static_cast<double>(n)));
-  return E::div(x, E::sqrt(E::add(mean, E::constant(epsilon))));
+  return E::sqrt(E::add(mean, E::constant(epsilon)));
 }
 
-ExprRef accumulate(const OperatorGraph& graph, const Operator& op, const ExprRef& x) {
+const mugraph::PartitionedGraph& partitionedOf(const OperatorGraph& graph, const Operator& op) {
   const mugraph::PartitionedGraph* partitioned = mugraph::asPartitioned(graph);
-  TCX_CHECK(partitioned, ErrorKind::InvalidModel, "an output accumulator outside a block or thread graph");
+  TCX_CHECK(partitioned, ErrorKind::InvalidModel, "{} outside a block or thread graph", mugraph::opTypeName(op.type));
+  return *partitioned;
+}
+
+// An output accumulator sums over the for-loop dims its fmap maps to φ,
+// unless its operand exists only after the loop: then it stores it once.
+ExprRef accumulate(const OperatorGraph& graph, const Operator& op, const ExprRef& x) {
+  const mugraph::PartitionedGraph& partitioned = partitionedOf(graph, op);
+  if (mugraph::loopPhases(partitioned).at(static_cast<size_t>(op.inputs[0].op)) == mugraph::LoopPhase::After) return x;
   int64_t accumulated = 1;
   for (size_t d = 0; d < op.fmap.size(); ++d)
-    if (op.fmap[d] == mugraph::kReplica) accumulated *= partitioned->forLoopDims().at(d);
+    if (op.fmap[d] == mugraph::kReplica) accumulated *= partitioned.forLoopDims().at(d);
   return E::sum(accumulated, x);
 }
 
@@ -177,7 +186,10 @@ std::vector<ExprRef> exprsOf(const OperatorGraph& graph, const Operator& op, std
   case OpType::Sqrt: return {E::sqrt(in(0))};
   case OpType::Square: return {E::mul(in(0), in(0))};
   case OpType::SiLU: return {silu(in(0))};
-  case OpType::RMSNorm: return {rmsNorm(in(0), lastDim(graph, op.inputs[0]), op.value)};
+  case OpType::RMSNorm: return {E::div(in(0), rms(in(0), lastDim(graph, op.inputs[0]), op.value))};
+  case OpType::ForLoopSum: return {E::sum(partitionedOf(graph, op).numIterations(), in(0))};
+  case OpType::ForLoopRms:
+    return {rms(in(0), lastDim(graph, op.inputs[0]) * partitionedOf(graph, op).numIterations(), op.value)};
   case OpType::GraphDefined: {
     TCX_CHECK(op.body, ErrorKind::InvalidModel, "a graph-defined operator without a body");
     std::vector<std::vector<ExprRef>> body = exprsOfGraph(*op.body, operands);

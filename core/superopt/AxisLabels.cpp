@@ -231,6 +231,18 @@ std::optional<TensorLabels> propagateLabels(AxisUnifier& u, const OperatorGraph&
     return out;
   }
   case OpType::Reshape: return reshape(u, g.desc(op.inputs[0]).shape, op.shape, *in[0]);
+  // Accumulating over the for-loop adds up what the loop split, so only a
+  // dimension the accumulation reduces (ForLoopRms's last) may carry a
+  // for-loop dimension: elsewhere it would add unrelated slices together.
+  case OpType::ForLoopSum:
+  case OpType::ForLoopRms: {
+    TensorLabels out = *in[0];
+    if (op.type == OpType::ForLoopRms) out.back() = {};
+    constexpr unsigned kGridBits = (1u << kLoopBit) - 1;
+    for (const DimLabel& d : out)
+      if (d.partitions & ~kGridBits) return std::nullopt;
+    return out;
+  }
   case OpType::Repeat: {
     TensorLabels out = *in[0];
     for (size_t d = 0; d < out.size(); ++d)

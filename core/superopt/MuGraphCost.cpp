@@ -1,5 +1,6 @@
 #include "superopt/MuGraphCost.h"
 
+#include "mugraph/LoopPhase.h"
 #include "mugraph/Validate.h"
 
 #include <algorithm>
@@ -53,11 +54,18 @@ Work matmulWork(const TensorDesc& out, DType dtype, double k) {
 
 Work opWork(const OperatorGraph& g, const Operator& op);
 
-// A partitioned body runs once per partition and iteration.
+// How many times `op` of `body` runs: once per partition, and once per
+// iteration too when it runs in the loop's body (LoopPhase.h).
+double runs(const PartitionedGraph& body, const Operator& op, LoopPhase phase) {
+  double times = static_cast<double>(body.numPartitions());
+  return runsIn(op, phase) == LoopPhase::Body ? times * static_cast<double>(body.numIterations()) : times;
+}
+
 Work bodyWork(const PartitionedGraph& body) {
   Work w;
-  for (const Operator& op : body.ops())
-    w.add(opWork(body, op), static_cast<double>(body.numPartitions() * body.numIterations()));
+  std::vector<LoopPhase> phases = loopPhases(body);
+  for (size_t i = 0; i < body.ops().size(); ++i)
+    w.add(opWork(body, body.ops()[i]), runs(body, body.ops()[i], phases[i]));
   return w;
 }
 
@@ -81,6 +89,8 @@ Work opWork(const OperatorGraph& g, const Operator& op) {
   // Accumulating over a for-loop φ adds each iteration's value in place.
   case OpType::OutputAccumulator:
     return std::ranges::find(op.fmap, kReplica) != op.fmap.end() ? Work{0, elementsOf(operand(0))} : Work{};
+  case OpType::ForLoopSum: return {0, elementsOf(operand(0))};
+  case OpType::ForLoopRms: return {0, 2 * elementsOf(operand(0))}; // square, add
   case OpType::GraphDefined: return bodyWork(*op.body);
   default: return {};
   }
@@ -107,10 +117,14 @@ Traffic blockTraffic(const PartitionedGraph& block, const GpuPreset& p) {
       if (map[d] == kReplica) r *= static_cast<double>(dims[d]);
     return r;
   };
-  for (const Operator& op : block.ops()) {
+  std::vector<LoopPhase> phases = loopPhases(block);
+  for (size_t i = 0; i < block.ops().size(); ++i) {
+    const Operator& op = block.ops()[i];
     if (op.type == OpType::InputIterator) {
-      double loads = bytesOf(op.outputs[0]) * static_cast<double>(block.numPartitions() * block.numIterations());
-      double unique = loads / (replicas(block.gridDims(), op.imap) * replicas(block.forLoopDims(), op.fmap));
+      // A loop-invariant chunk is loaded once, before the loop.
+      bool invariant = phases[i] == LoopPhase::Invariant;
+      double loads = bytesOf(op.outputs[0]) * runs(block, op, phases[i]);
+      double unique = loads / (replicas(block.gridDims(), op.imap) * (invariant ? 1 : replicas(block.forLoopDims(), op.fmap)));
       bool inL2 = bytesOf(block.inputs()[static_cast<size_t>(op.inputIndex)]) <= p.l2Bytes;
       t.hbm += unique;
       (inL2 ? t.l2 : t.hbm) += loads - unique;

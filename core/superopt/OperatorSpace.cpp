@@ -16,6 +16,17 @@ void symbolsOf(const ExprRef& e, std::set<AbstractExpr::Kind>& out) {
   symbolsOf(e->rhs(), out);
 }
 
+// The epsilon of every sqrt(mean + epsilon) in `e`.
+void epsilonsOf(const ExprRef& e, std::vector<double>& out) {
+  if (!e) return;
+  if (e->kind() == AbstractExpr::Kind::Sqrt && e->lhs()->kind() == AbstractExpr::Kind::Add)
+    for (const ExprRef& side : {e->lhs()->lhs(), e->lhs()->rhs()})
+      if (side->kind() == AbstractExpr::Kind::Constant && std::ranges::find(out, side->value()) == out.end())
+        out.push_back(side->value());
+  epsilonsOf(e->lhs(), out);
+  epsilonsOf(e->rhs(), out);
+}
+
 bool hasAll(const std::set<AbstractExpr::Kind>& have, std::initializer_list<AbstractExpr::Kind> need) {
   return std::all_of(need.begin(), need.end(), [&](AbstractExpr::Kind k) { return have.count(k) != 0; });
 }
@@ -83,6 +94,8 @@ Vocabulary vocabularyFor(const KernelGraph& reference, const ExprRef& target, bo
       {OpType::Square, {K::Mul}},
       {OpType::SiLU, {K::Div, K::Add, K::Exp, K::Mul, K::Constant}},
       {OpType::Reshape, {}},
+      {OpType::ForLoopSum, {K::Sum}},
+      {OpType::ForLoopRms, {K::Sqrt, K::Sum, K::Mul, K::Add, K::Div, K::Constant}},
   };
   Vocabulary v;
   for (const Entry& e : entries) {
@@ -91,6 +104,8 @@ Vocabulary vocabularyFor(const KernelGraph& reference, const ExprRef& target, bo
     if (!restrictToTarget || hasAll(have, e.needs)) v.types.push_back(e.type);
   }
   for (TensorRef t : reference.outputs()) v.reshapeTargets.push_back(reference.desc(t).shape);
+  epsilonsOf(target, v.rmsEpsilons);
+  if (v.rmsEpsilons.empty()) std::erase(v.types, OpType::ForLoopRms);
   return v;
 }
 
@@ -143,6 +158,21 @@ void forEachOperator(const OperatorGraph& g, const std::vector<TensorRef>& avail
             op.group = shape(a)[d];
             emit(std::move(op));
           }
+      break;
+    case OpType::ForLoopSum:
+      if (const PartitionedGraph* p = asPartitioned(g); p && g.level() == Level::Block && p->numIterations() > 1)
+        for (TensorRef a : available)
+          if (producer(a) != OpType::Constant && producer(a) != OpType::InputIterator) emit(make(type, {a}));
+      break;
+    case OpType::ForLoopRms:
+      if (g.level() == Level::Block)
+        for (TensorRef a : available)
+          for (double epsilon : v.rmsEpsilons)
+            if (producer(a) != OpType::Constant) {
+              Operator op = make(type, {a});
+              op.value = epsilon;
+              emit(std::move(op));
+            }
       break;
     case OpType::Reshape:
       for (TensorRef a : available) {

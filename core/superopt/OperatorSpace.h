@@ -7,8 +7,12 @@
 //     turns a block's GEMV into a GEMM) or, at the kernel level, produces the
 //     reference's output shape;
 //   - Repeat is not searched: a φ imap replicates without copying;
-//   - RMSNorm is not searched: its parts are, which lets the search move the
-//     normalisation's division past a matmul (Mirage's RMSNorm fusion).
+//   - RMSNorm is not searched: its parts are, and so is ForLoopRms, its
+//     denominator accumulated over a block's for-loop, which lets the search
+//     move the normalisation's division past a matmul (Mirage's RMSNorm
+//     fusion) with one epsilon per sqrt(mean + epsilon) of the target;
+//   - ForLoopSum, in block graphs with a for-loop, sums a computed tensor for
+//     operators after the loop (storing its sum is an accumulator's job).
 // Commutative operators take their operands in one order.
 
 #include "mugraph/MuGraph.h"
@@ -23,6 +27,7 @@ namespace tcx::superopt {
 struct Vocabulary {
   std::vector<mugraph::OpType> types; // pre-defined operator types to try
   std::vector<Shape> reshapeTargets; // kernel level: the reference's output shapes
+  std::vector<double> rmsEpsilons;   // ForLoopRms: the target's epsilons
 };
 
 // With `restrictToTarget`, only the operators whose abstract expression's

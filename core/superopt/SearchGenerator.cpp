@@ -5,6 +5,7 @@
 #include "superopt/SearchEngine.h"
 
 #include "mugraph/Canonical.h"
+#include "mugraph/LoopPhase.h"
 #include "mugraph/Validate.h"
 #include "superopt/ExprSignature.h"
 #include "support/Error.h"
@@ -217,11 +218,12 @@ void Engine::extendBlock(const KernelPrefix& kernel, const std::vector<TensorRef
   if (left <= 0 || unconsumed > maxConsumed_ * left) return;
   forEachOperator(g, available, vocabulary_, [&](Operator op) { tryBlockOp(kernel, operands, block, std::move(op), ex); });
   // Accumulators: each computed tensor is stored at most once (a loaded
-  // chunk stored unchanged, or a tensor stored twice, only copies data), and
+  // chunk stored unchanged, or a tensor stored twice, only copies data; a
+  // ForLoopSum stored is what an accumulator with fmap φ does alone), and
   // no more outputs than the kernel graph has operators left to consume.
   if (accumulators >= block.maxOutputs) return;
   for (TensorRef x : available) {
-    if (g.op(x.op).type == OpType::InputIterator) continue;
+    if (g.op(x.op).type == OpType::InputIterator || g.op(x.op).type == OpType::ForLoopSum) continue;
     bool stored = false;
     for (const Operator& op : g.ops()) stored = stored || (op.type == OpType::OutputAccumulator && op.inputs[0] == x);
     const std::optional<TensorLabels>& labels = block.labels[static_cast<size_t>(x.op)];
@@ -229,6 +231,20 @@ void Engine::extendBlock(const KernelPrefix& kernel, const std::vector<TensorRef
       forEachAccumulator(g, x, *labels, [&](Operator op) { tryBlockOp(kernel, operands, block, std::move(op), ex); });
   }
 }
+
+namespace {
+
+// Whether `op` would read tensors of incompatible loop phases; checked
+// before appending, where it would raise, since most operand pairs of a block
+// with for-loop accumulations mix phases.
+bool mixesLoopPhases(const BlockGraph& g, const Operator& op) {
+  if (std::ranges::none_of(g.ops(), [](const Operator& o) { return isForLoopAccumulation(o.type); })) return false;
+  std::vector<LoopPhase> phases = loopPhases(g), operands;
+  for (TensorRef t : op.inputs) operands.push_back(phases[static_cast<size_t>(t.op)]);
+  return phaseConflict(op, operands).has_value();
+}
+
+} // namespace
 
 void Engine::tryBlockOp(const KernelPrefix& kernel, const std::vector<TensorRef>& operands, const BlockPrefix& block,
                         Operator op, Expansion& ex) {
@@ -240,6 +256,10 @@ void Engine::tryBlockOp(const KernelPrefix& kernel, const std::vector<TensorRef>
     in.push_back(block.exprs[static_cast<size_t>(t.op)]);
     const auto& l = block.labels[static_cast<size_t>(t.op)];
     inLabels.push_back(l ? &*l : nullptr);
+  }
+  if (mixesLoopPhases(block.graph, op)) {
+    ++ex.invalid;
+    return;
   }
   BlockPrefix child = block;
   try {

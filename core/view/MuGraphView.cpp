@@ -153,7 +153,8 @@ std::string details(const OperatorGraph& g, const MuOpId& id, const Parent& pare
   case OpType::Input: s += fmt::format("\nname: {}", op.name); break;
   case OpType::Constant: s += fmt::format("\nvalue: {}", op.value); break;
   case OpType::Sum: s += fmt::format("\nsums every {} elements of dim {}", op.group, op.dim); break;
-  case OpType::RMSNorm: s += fmt::format("\nepsilon: {}", op.value); break;
+  case OpType::RMSNorm:
+  case OpType::ForLoopRms: s += fmt::format("\nepsilon: {}", op.value); break;
   case OpType::Reshape: s += fmt::format("\nshape: {}", shapeToString(op.shape)); break;
   case OpType::Repeat: s += fmt::format("\nfactors: {}", shapeToString(op.shape)); break;
   case OpType::InputIterator: {

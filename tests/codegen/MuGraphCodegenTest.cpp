@@ -100,14 +100,37 @@ TEST_CASE("LoRA: three matmuls and an add, or a matmul and the fused concat-matm
   CHECK(fused.launches[1].reads == std::vector<int>{0, 4, 1, 3});
 }
 
+TEST_CASE("RMSNorm fused: the loop accumulates, the division follows it", "[mugraph-codegen]") {
+  MuGraphCuda c = generateMuGraphCuda(rmsNormFused({.tokens = 4, .in = 64, .out = 16}, 2, 4));
+  REQUIRE(c.launches.size() == 1);
+  CHECK(c.launches[0].grid == Grid{2, 1, 1});
+  const std::string& code = c.source;
+  size_t loop = code.find("for (int sl0 = 0; sl0 < 4; ++sl0) {");
+  size_t squares = code.find("s += a * a;");
+  size_t finish = code.find("= sqrtf(");
+  size_t divide = code.find(" / ", finish);
+  REQUIRE(loop != std::string::npos);
+  REQUIRE(squares != std::string::npos);
+  REQUIRE(finish != std::string::npos);
+  CHECK(loop < squares);
+  CHECK(squares < finish);
+  CHECK(finish < divide);
+  // The for-loop closes, then the 4 rows' sums of 16 x 4 iterations = 64
+  // squares become sqrt(mean + epsilon).
+  CHECK_THAT(code, Catch::Contains("  }\n  for (int i = threadIdx.x; i < 4; i += 256) {\n    s3_0[i] = sqrtf(s3_0[i] / 0x1p+6f + "));
+}
+
 TEST_CASE("Tensors with disjoint lifetimes share shared memory", "[mugraph-codegen]") {
   KernelGraph g = flashDecoding({}, 2, 2);
   const PartitionedGraph& body = *g.op(3).body;
   mugraphcuda::SharedMemoryPlan plan = mugraphcuda::planSharedMemory(body);
-  // Two accumulators first, 16 bytes each; then q's chunk, whose slot exp(QK) takes once the matmul has read it.
+  // Two accumulators first, 16 bytes each; then q's chunk, loaded once before
+  // the loop (its fmap is φ) and kept through it; then K's chunk, whose slot
+  // exp(QK) takes once the matmul has read it.
   CHECK(plan.accumulatorOffsets == std::vector<int64_t>{0, 16});
   CHECK(plan.offsets[0][0] == 32);
-  CHECK(plan.offsets[4][0] == 32);
+  CHECK(plan.offsets[1][0] == 48);
+  CHECK(plan.offsets[4][0] == 48);
   CHECK(plan.offsets[8][0] == -1); // an output accumulator
   int64_t unshared = 32;
   for (const Operator& op : body.ops())

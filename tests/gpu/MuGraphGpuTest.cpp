@@ -45,6 +45,8 @@ TEST_CASE("The test programs compute what the float interpreter does", "[mugraph
   requireMatches(gqaFlashAttention(gqa, 4), kF16Tolerance);
   requireMatches(lora({.tokens = 16, .in = 64, .out = 32, .rank = 8}), kF16Tolerance);
   requireMatches(loraConcat({.tokens = 16, .in = 64, .out = 32, .rank = 8}), kF16Tolerance);
+  requireMatches(rmsNormMatmul({.tokens = 8, .in = 256, .out = 64}), kF16Tolerance);
+  requireMatches(rmsNormFused({.tokens = 8, .in = 256, .out = 64}, 4, 4), kF16Tolerance);
 }
 
 TEST_CASE("The remaining operators in f32 and bf16", "[mugraph-gpu]") {

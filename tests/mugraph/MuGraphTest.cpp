@@ -5,6 +5,7 @@
 #include "mugraph/Canonical.h"
 #include "mugraph/Dot.h"
 #include "mugraph/Json.h"
+#include "mugraph/LoopPhase.h"
 #include "mugraph/Validate.h"
 #include "support/Error.h"
 
@@ -154,6 +155,36 @@ TEST_CASE("JSON round-trips every level, and bad files say what is wrong", "[mug
   bad.replace(bad.find("\"Matmul\""), 8, "\"Matmol\"");
   CHECK_THAT(errorOf([&] { fromJson(bad, "b.json"); }),
              Catch::Contains("b.json: kernel.ops[4]: unknown μGraph operator 'Matmol'"));
+}
+
+TEST_CASE("for-loop accumulations: RMSNorm's division runs once, after the loop", "[mugraph]") {
+  RmsNormShape shape{.tokens = 4, .in = 64, .out = 16};
+  KernelGraph reference = rmsNormMatmul(shape);
+  for (auto [blocks, iterations] : {std::pair<int64_t, int64_t>{1, 1}, {2, 4}, {4, 8}}) {
+    KernelGraph fused = rmsNormFused(shape, blocks, iterations);
+    INFO(blocks << " blocks x " << iterations << " iterations");
+    CHECK(maxDifference(reference, fused) < 1e-4);
+    CHECK(fromJson(toJson(fused), "mem") == fused);
+  }
+  KernelGraph fused = rmsNormFused(shape, 2, 4);
+  const PartitionedGraph& body = *fused.ops().back().body;
+  using enum LoopPhase;
+  // Gamma's chunk follows the loop (its fmap splits dim 0), so nothing here is invariant.
+  CHECK(loopPhases(body) == std::vector<LoopPhase>{Body, Body, Body, After, Body, Body, After, After, After});
+  CHECK(body.desc({3, 0}).shape == Shape{4, 1}); // ForLoopRms: one value per row
+
+  KernelGraph k("t");
+  TensorRef x = k.input("x", {4, 64});
+  auto block = std::make_shared<BlockGraph>(std::vector<TensorDesc>{k.desc(x)}, Shape{1}, Shape{4});
+  TensorRef xb = block->inputIterator(0, {kReplica}, {1});
+  TensorRef rms = block->forLoopRms(xb, 1e-6);
+  CHECK_THAT(errorOf([&] { block->div(xb, rms); }),
+             Catch::Contains("EwDiv mixes a tensor of one for-loop iteration with one computed after the loop"));
+  CHECK_THAT(errorOf([&] { block->forLoopSum(rms); }),
+             Catch::Contains("ForLoopSum accumulates a tensor that exists only after the loop"));
+  CHECK_THAT(errorOf([&] { block->outputAccumulator(rms, {0}, {0}); }),
+             Catch::Contains("its fmap must be φ on every for-loop dim"));
+  CHECK_THAT(errorOf([&] { k.forLoopSum(x); }), Catch::Contains("ForLoopSum is not an operator of kernel graphs"));
 }
 
 TEST_CASE("DOT nests thread graphs in block graphs in the kernel graph", "[mugraph]") {

@@ -163,6 +163,32 @@ KernelGraph loraConcat(const LoraShape& s, Mutation m) {
   return k;
 }
 
+KernelGraph rmsNormMatmul(const RmsNormShape& s) {
+  KernelGraph k("rmsnorm_matmul");
+  TensorRef x = k.input("x", {s.tokens, s.in});
+  TensorRef gamma = k.input("gamma", {s.in});
+  TensorRef w = k.input("w", {s.in, s.out});
+  k.markOutput(k.matmul(k.mul(k.rmsNorm(x, s.epsilon), gamma), w));
+  return k;
+}
+
+KernelGraph rmsNormFused(const RmsNormShape& s, int64_t columnBlocks, int64_t iterations) {
+  KernelGraph k("rmsnorm_fused");
+  TensorRef x = k.input("x", {s.tokens, s.in});
+  TensorRef gamma = k.input("gamma", {s.in});
+  TensorRef w = k.input("w", {s.in, s.out});
+  auto block = std::make_shared<BlockGraph>(std::vector<TensorDesc>{k.desc(x), k.desc(gamma), k.desc(w)},
+                                            Shape{columnBlocks}, Shape{iterations});
+  TensorRef xb = block->inputIterator(0, {P}, {1});
+  TensorRef gb = block->inputIterator(1, {P}, {0});
+  TensorRef wb = block->inputIterator(2, {1}, {0});
+  TensorRef rms = block->forLoopRms(xb, s.epsilon);
+  TensorRef product = block->forLoopSum(block->matmul(block->mul(xb, gb), wb));
+  block->outputAccumulator(block->div(product, rms), {1}, {P});
+  k.markOutput(k.graphDefined(block, {x, gamma, w})[0]);
+  return k;
+}
+
 double maxDifference(const KernelGraph& a, const KernelGraph& b, uint64_t seed) {
   FloatDomain d;
   Interpreter<FloatDomain> interp(d);

@@ -45,6 +45,17 @@ struct LoraShape {
 KernelGraph lora(const LoraShape& s);                                    // X W + (X A) B
 KernelGraph loraConcat(const LoraShape& s, Mutation m = Mutation::None); // (X || XA) x (W || B)
 
+struct RmsNormShape {
+  int64_t tokens = 4, in = 16, out = 8;
+  double epsilon = 1e-6;
+};
+// (RMSNorm(X) * gamma) W, RMSNorm the pre-defined kernel operator.
+KernelGraph rmsNormMatmul(const RmsNormShape& s);
+// Mirage's RMSNorm fusion, one kernel: W's columns over `columnBlocks`
+// blocks, X's hidden dim over `iterations`; the loop accumulates
+// (X * gamma) W and X's mean square, and the division follows it.
+KernelGraph rmsNormFused(const RmsNormShape& s, int64_t columnBlocks, int64_t iterations);
+
 // The largest |a - b| over all outputs of the float interpreter, on one
 // shared random input drawn with `seed`.
 double maxDifference(const KernelGraph& a, const KernelGraph& b, uint64_t seed = 1);

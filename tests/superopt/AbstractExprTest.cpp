@@ -8,6 +8,7 @@
 #include "ir/Tensor.h"
 #include "mugraph/Conversion.h"
 #include "superopt/AbstractExpr.h"
+#include "superopt/ExprNormalForm.h"
 
 #include <catch2/catch.hpp>
 
@@ -139,4 +140,17 @@ TEST_CASE("RMSNorm's expression is that of the ONNX Pow/ReduceMean/Add/Sqrt/Div 
   const std::string expected = "div(x,sqrt(add(div(sum(16,mul(x,x)),#16),#0.5)))";
   CHECK(outputExpr(converted)->str() == expected);
   CHECK(outputExpr(fused)->str() == expected);
+}
+
+TEST_CASE("for-loop accumulations: RMSNorm's denominator over the loop, a division after it", "[superopt][expr]") {
+  KernelGraph fused = testing::rmsNormFused({.tokens = 4, .in = 16, .out = 8, .epsilon = 0.5}, 2, 4);
+  const PartitionedGraph& body = *fused.ops().back().body;
+  // The loop's 4 iterations of 4 columns make RMSNorm's mean over 16.
+  std::vector<ExprRef> x = {E::input("x")};
+  CHECK(exprsOf(body, body.op(3), x)[0]->str() == "sqrt(add(div(sum(16,mul(x,x)),#16),#0.5))");
+  // The output accumulator stores the division once: no sum over the loop.
+  CHECK(outputExpr(fused)->str() ==
+        "div(sum(4,sum(4,mul(mul(x,gamma),w))),sqrt(add(div(sum(16,mul(x,x)),#16),#0.5)))");
+  CHECK((*normalForm(outputExpr(fused)))->key() ==
+        (*normalForm(outputExpr(testing::rmsNormMatmul({.tokens = 4, .in = 16, .out = 8, .epsilon = 0.5}))))->key());
 }

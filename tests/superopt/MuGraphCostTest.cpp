@@ -57,7 +57,7 @@ TEST_CASE("FlashDecoding is estimated faster than attention that materialises th
   const KernelCost& split = fused.kernels[0];
   CHECK(split.what == "graph-defined 32x4 blocks x 8 iterations");
   CHECK(split.bound == std::string("memory"));
-  // K and V come from HBM once; q's chunk is re-read per block and iteration, from L2.
+  // K and V come from HBM once; q's chunk is re-read per block, from L2.
   double kv = 2.0 * 32 * 4096 * 128 * 2;
   CHECK(split.deviceBytes > kv);
   CHECK(split.deviceBytes < kv * 1.01);
@@ -65,6 +65,26 @@ TEST_CASE("FlashDecoding is estimated faster than attention that materialises th
   CHECK(split.flops >= 4.0 * 32 * 4096 * 128);
   CHECK(reference.kernels[0].what == "Matmul");
   CHECK(reference.kernels[1].what == "EwExp");
+}
+
+TEST_CASE("a loop-invariant chunk is loaded once per block, not once per iteration", "[superopt][cost]") {
+  // q's chunk has fmap φ: 8 iterations over the keys read no more than 1.
+  const KernelCost one = estimateCost(flashDecoding(kDecode, 4, 1)).kernels[0];
+  const KernelCost eight = estimateCost(flashDecoding(kDecode, 4, 8)).kernels[0];
+  CHECK(eight.deviceBytes == Approx(one.deviceBytes));
+  double q = 32.0 * 128 * 2, kv = 2.0 * 32 * 4096 * 128 * 2;
+  CHECK(one.deviceBytes == Approx(kv + 4 * q + 2 * (32.0 * 4 * 128 * 2 + 32.0 * 4 * 2)).epsilon(0.01));
+}
+
+TEST_CASE("RMSNorm fused into the matmul's kernel is estimated faster than the operators one by one",
+          "[superopt][cost]") {
+  RmsNormShape shape{.tokens = 8, .in = 4096, .out = 4096};
+  MuGraphCost fused = estimateCost(rmsNormFused(shape, 128, 2));
+  MuGraphCost reference = estimateCost(rmsNormMatmul(shape));
+  checkBreakdown(fused);
+  checkBreakdown(reference);
+  CHECK(fused.kernels.size() == 1);
+  CHECK(fused.micros < reference.micros);
 }
 
 TEST_CASE("LoRA's concat-matmul form is estimated faster than three matmuls and an add", "[superopt][cost]") {

@@ -118,6 +118,33 @@ TEST_CASE("search fuses LoRA into one kernel: X A and (X || X A) x (W || B) over
   CHECK(r.solver.closureProved > 0);
 }
 
+TEST_CASE("search fuses RMSNorm into the matmul's kernel: the division follows the loop", "[superopt]") {
+  // Mirage's RMSNorm fusion: one loop over the hidden dim accumulates both
+  // (X * gamma) W and X's mean square; the division runs once, after it.
+  SearchOptions o = small(1, 6);
+  o.threads = 2;
+  // Neither X (16 KB) nor W fits in a block at once, and one grid dim splits
+  // only one of them: a for-loop over the hidden dim.
+  o.preset.sharedMemoryPerBlock = 8 * 1024;
+  o.maxGridDims = 1;
+  o.verifySeconds = 5;
+  o.verifyTop = 1;
+  SearchResult r = SuperoptSearch(testing::rmsNormMatmul({.tokens = 16, .in = 512, .out = 64}), o).run();
+  INFO("explored " << r.progress.explored << " in " << r.progress.elapsedSeconds << " s, candidates "
+                   << r.progress.candidates << ", verified " << r.progress.verified);
+  REQUIRE(r.stop == StopReason::Exhausted);
+  REQUIRE(!r.candidates.empty());
+  const Candidate& best = r.candidates.front();
+  CHECK(best.verdict.verdict != verify::Verdict::NotEquivalent);
+  CHECK(kernels(best.graph) == 1);
+  CHECK(count(best.graph, OpType::ForLoopRms) == 1);
+  CHECK(count(best.graph, OpType::ForLoopSum) == 1);
+  const Operator& fused = best.graph.ops().back();
+  REQUIRE(fused.body);
+  CHECK(numElements(fused.body->forLoopDims()) > 1);
+  CHECK(best.estimatedMicros < r.referenceMicros);
+}
+
 TEST_CASE("search fuses small attention into one kernel per head", "[superopt]") {
   SearchOptions o = small(2, 6);
   o.iterativeDeepening = false; // depth first at 2 x 6 reaches it sooner than the passes at 2 x 1 to 2 x 5 end

@@ -51,16 +51,29 @@ TEST_CASE("the search takes one partition per size class, the one with the small
 }
 
 TEST_CASE("size tuning rebuilds a μGraph on its size class and keeps the cheapest", "[superopt]") {
-  testing::AttentionShape shape{4, 4, 1, 1024, 64};
-  KernelGraph reference = testing::attention(shape);
-  KernelGraph searched = testing::gqaFlashAttention(shape, 64); // tiles of 16 keys: the class's representative
+  // x W with W's columns over 2 blocks and its rows over a for-loop: two
+  // blocks leave most of the GPU idle, so a larger grid of the same class wins.
+  KernelGraph reference("gemm");
+  TensorRef x = reference.input("x", {16, 1024});
+  TensorRef w = reference.input("w", {1024, 1024});
+  reference.markOutput(reference.matmul(x, w));
+  KernelGraph searched("gemm");
+  TensorRef sx = searched.input("x", {16, 1024});
+  TensorRef sw = searched.input("w", {1024, 1024});
+  auto block = std::make_shared<BlockGraph>(std::vector<TensorDesc>{searched.desc(sx), searched.desc(sw)}, Shape{2},
+                                            Shape{16});
+  TensorRef xb = block->inputIterator(0, {kReplica}, {1});
+  TensorRef wb = block->inputIterator(1, {1}, {0});
+  block->outputAccumulator(block->matmul(xb, wb), {1}, {kReplica});
+  searched.markOutput(searched.graphDefined(block, {sx, sw})[0]);
+
   const GpuPreset& preset = defaultGpuPreset();
   SizeTuning tuned = tuneSizes(searched, AxisAnalysis(reference), PartitionLimits::of(preset, 2, 1), preset);
   CHECK(tuned.variants > 1);
   CHECK(tuned.estimatedMicros < estimateCost(searched, preset).micros);
   CHECK(tuned.estimatedMicros == Approx(estimateCost(tuned.graph, preset).micros));
   CHECK(structureHash(tuned.graph) == structureHash(searched)); // only sizes changed
-  CHECK(tuned.graph.op(3).body->forLoopDims() != Shape{64});
+  CHECK(tuned.graph.op(2).body->gridDims()[0] > 2);
   CHECK(testing::maxDifference(reference, tuned.graph) < 1e-3);
 }
 

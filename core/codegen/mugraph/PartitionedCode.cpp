@@ -3,10 +3,12 @@
 #include "codegen/CudaTypes.h"
 #include "codegen/mugraph/IndexCode.h"
 #include "codegen/mugraph/SharedMemoryPlan.h"
+#include "mugraph/LoopPhase.h"
 #include "mugraph/Partition.h"
 #include "support/Error.h"
 
 #include <fmt/format.h>
+#include <map>
 
 namespace tcx::mugraphcuda {
 
@@ -82,8 +84,8 @@ private:
       accumulators_.push_back(
           declare(fmt::format("{}acc{}", prefix_, k), DType::F32, n, block_ ? plan_.accumulatorOffsets[k] : 0));
       loop(n, fmt::format("{}[i] = 0.f;", accumulators_.back().name));
+      accumulatorIndex_[accumulators[k]] = k;
     }
-    barrier();
     slots_.resize(ops.size());
     for (size_t i = 0; i < ops.size(); ++i)
       for (size_t j = 0; j < ops[i].outputs.size(); ++j)
@@ -91,23 +93,36 @@ private:
           const mugraph::TensorDesc& t = ops[i].outputs[j];
           slots_[i].push_back(declare(fmt::format("{}{}_{}", prefix_, i, j), t.dtype, numElements(t.shape),
                                       block_ ? plan_.offsets[i][j] : 0));
+          if (mugraph::isForLoopAccumulation(ops[i].type))
+            loop(numElements(t.shape), fmt::format("{}[i] = 0.f;", slots_[i].back().name));
         } else {
           slots_[i].emplace_back();
         }
+    barrier();
+    // Loop-invariant operators run before the loop, the Body in it, and the
+    // operators on for-loop accumulations after it (LoopPhase.h).
+    const std::vector<mugraph::LoopPhase> phases = mugraph::loopPhases(graph_);
+    auto emitPhase = [&](mugraph::LoopPhase phase) {
+      for (int i : schedule(graph_))
+        if (mugraph::runsIn(ops[i], phases[i]) == phase) emitOperator(i);
+    };
+    emitPhase(mugraph::LoopPhase::Invariant);
     for (size_t d = 0; d < loopNames_.size(); ++d) {
       line(fmt::format("for (int {0} = 0; {0} < {1}; ++{0}) {{", loopNames_[d], graph_.forLoopDims()[d]));
       ++depth_;
     }
-    size_t nextAccumulator = 0;
-    for (size_t i = 0; i < ops.size(); ++i) emitOperator(static_cast<int>(i), nextAccumulator);
+    emitPhase(mugraph::LoopPhase::Body);
     for (size_t d = 0; d < loopNames_.size(); ++d) {
       --depth_;
       line("}");
     }
+    for (size_t i = 0; i < ops.size(); ++i)
+      if (ops[i].type == OpType::ForLoopRms) emitRmsFinish(ops[i], slots_[i][0]);
+    emitPhase(mugraph::LoopPhase::After);
     for (size_t k = 0; k < accumulators.size(); ++k) emitWriteBack(ops[accumulators[k]], k);
   }
 
-  void emitOperator(int index, size_t& nextAccumulator) {
+  void emitOperator(int index) {
     const mugraph::Operator& op = graph_.op(index);
     std::vector<Slot> operands;
     std::vector<Shape> shapes;
@@ -120,7 +135,11 @@ private:
     case OpType::Reshape: out = operands[0]; return;
     case OpType::Constant: out = {cudaLiteral(op.value, DType::F32), true}; return;
     case OpType::InputIterator: emitIterator(op, out); break;
-    case OpType::OutputAccumulator: emitAccumulate(op, operands[0], nextAccumulator++); break;
+    case OpType::OutputAccumulator: emitAccumulate(op, operands[0], accumulatorIndex_.at(index)); break;
+    case OpType::ForLoopSum:
+      loop(numElements(op.outputs[0].shape), fmt::format("{}[i] += {};", out.name, operands[0].read("i")));
+      break;
+    case OpType::ForLoopRms: emitRmsAccumulate(operands[0], shapes[0], out); break;
     case OpType::GraphDefined: {
       ParentTensors in{operands, shapes}, outs{slots_[index], {}};
       for (const mugraph::TensorDesc& t : op.outputs) outs.shapes.push_back(t.shape);
@@ -164,6 +183,23 @@ private:
     loop(numElements(xShape), fmt::format("{}[{}] += {};", accumulators_[k].name, at, x.read("i")));
   }
 
+  // Adds each row's sum of squares into the ForLoopRms buffer `out`.
+  void emitRmsAccumulate(const Slot& x, const Shape& xShape, const Slot& out) {
+    int64_t n = xShape.back();
+    loop(numElements(xShape) / n,
+         fmt::format("float s = 0.f;\nfor (int j = 0; j < {0}; ++j) {{\n  float a = {1};\n  s += a * a;\n}}\n{2}[i] += s;",
+                     n, x.read(fmt::format("i * {} + j", n)), out.name));
+  }
+
+  // Turns a ForLoopRms buffer's sums of squares into sqrt(mean + epsilon).
+  void emitRmsFinish(const mugraph::Operator& op, const Slot& out) {
+    int64_t count = graph_.desc(op.inputs[0]).shape.back() * graph_.numIterations();
+    loop(numElements(op.outputs[0].shape),
+         fmt::format("{0}[i] = sqrtf({0}[i] / {1} + {2});", out.name, cudaLiteral(static_cast<double>(count), DType::F32),
+                     cudaLiteral(op.value, DType::F32)));
+    barrier();
+  }
+
   // Stores the block's accumulator at the chunk omap selects in the parent's
   // output: every block owns its chunk (omap has no φ), so no atomics.
   void emitWriteBack(const mugraph::Operator& op, size_t k) {
@@ -184,6 +220,7 @@ private:
   SharedMemoryPlan plan_;
   std::vector<std::vector<Slot>> slots_; // per operator, per output
   std::vector<Slot> accumulators_;
+  std::map<int, size_t> accumulatorIndex_; // output accumulator operator -> its index in accumulators_
   std::string code_;
   int depth_ = 0;
 };

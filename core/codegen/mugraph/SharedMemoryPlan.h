@@ -1,9 +1,11 @@
 #pragma once
 // Where a block graph's tensors live in the dynamic shared memory of its
-// kernel. The output accumulators live for the whole kernel; every other
-// tensor only from the operator that defines it to its last use within one
-// for-loop iteration (each iteration recomputes them all), so tensors whose
-// lifetimes do not overlap share bytes.
+// kernel. The output accumulators and the for-loop accumulations live for
+// the whole kernel; every other tensor only from the operator that defines it
+// to its last use, in the order the code runs them (schedule()): within one
+// iteration for the loop's Body, which recomputes its tensors every time,
+// and to the end of the Body for loop-invariant tensors it reads. Tensors
+// whose lifetimes do not overlap share bytes.
 
 #include "mugraph/MuGraph.h"
 
@@ -14,7 +16,7 @@ namespace tcx::mugraphcuda {
 
 struct SharedMemoryPlan {
   // Per operator, per output: the byte offset, or -1 where the tensor needs
-  // no storage.
+  // no storage (a for-loop accumulation's float buffer included).
   std::vector<std::vector<int64_t>> offsets;
   // Per output accumulator, in order: its block's float buffer.
   std::vector<int64_t> accumulatorOffsets;
@@ -25,6 +27,11 @@ struct SharedMemoryPlan {
 // (a view of its operand), a Constant (a literal) nor an output accumulator
 // (its output is the parent's tensor).
 bool needsStorage(mugraph::OpType type);
+
+// The order the code runs a partitioned graph's operators: the loop
+// Invariant ones, then the Body, then the After ones (LoopPhase.h), each in
+// graph order.
+std::vector<int> schedule(const mugraph::PartitionedGraph& body);
 
 // Tensors are stored in their dtype, accumulators in float; every offset is
 // 16-byte aligned.
