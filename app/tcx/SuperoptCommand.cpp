@@ -14,6 +14,7 @@
 #include "superopt/Superoptimize.h"
 #include "support/AtomicFile.h"
 
+#include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
 #include <memory>
@@ -50,8 +51,8 @@ void printResult(const superopt::SuperoptProgram& prog, const superopt::SearchRe
              r.solver.queries, r.solver.closureProved, r.solver.closureMissed, r.solver.solverCalls, r.solver.unknown,
              r.solver.solverSeconds);
   fmt::print("  candidates: {} found, {} size variants set aside, {} verified, {} rejected by the verifier, {} beyond "
-             "the verification budget\n",
-             p.candidates, p.variants, p.verified, p.rejected, p.unchecked);
+             "the verification budget; ranked in {:.2f} s\n",
+             p.candidates, p.variants, p.verified, p.rejected, p.unchecked, r.rankingSeconds);
   fmt::print("  reference: {:.2f} us estimated{}, {} kernels\n", r.referenceMicros,
              r.referenceMeasuredMicros ? fmt::format(", {:.2f} us measured", *r.referenceMeasuredMicros) : "",
              kernels(r.reference));
@@ -92,6 +93,7 @@ nlohmann::json resultJson(const superopt::SuperoptProgram& prog, const superopt:
           {"stop", superopt::stopReasonName(r.stop)},
           {"resumed", r.resumed},
           {"search_s", p.elapsedSeconds},
+          {"ranking_s", r.rankingSeconds},
           {"explored", p.explored},
           {"pruned", p.pruned},
           {"invalid", p.invalid},
@@ -143,6 +145,11 @@ int runSuperopt(SuperoptCliOptions& o) {
     if (live) fmt::print(stderr, "\r\033[K");
     if (r.stop == superopt::StopReason::Exhausted) std::filesystem::remove(search.checkpointPath);
     saveBest(o.outDir, r);
+    // Each program's result as it ends: a run stopped later keeps them.
+    if (!o.json) {
+      printResult(programs[i], r);
+      std::fflush(stdout);
+    }
     runs.push_back({&programs[i], std::move(r), superopt::spaceSettings(search)});
   }
   if (!o.report.empty()) writeSuperoptReport(o.report, graph, runs, {o.model.path, o.commandLine});
@@ -153,7 +160,6 @@ int runSuperopt(SuperoptCliOptions& o) {
     return 0;
   }
   if (runs.empty()) fmt::print("{}: no LAX subprogram to superoptimize\n", graph.name);
-  for (const SuperoptRun& run : runs) printResult(*run.program, run.result);
   if (!runs.empty()) fmt::print("best μGraphs in {}/ (JSON and DOT)\n", o.outDir);
   return 0;
 }
@@ -172,6 +178,10 @@ void addSuperoptCommand(CLI::App& app, Action& action, std::string commandLine) 
       ->capture_default_str();
   cmd->add_option("--time-limit", o->search.timeLimitSeconds, "Stop each search after S seconds (0: none)");
   cmd->add_option("--state-limit", o->search.stateLimit, "Stop each search after N prefixes (0: none)");
+  cmd->add_option("--verify-time", o->search.verifySeconds,
+                  "After each search, S seconds for one verifier trial per candidate, and S more for the best "
+                  "candidates' further trials")
+      ->capture_default_str();
   cmd->add_option("--threads", o->search.threads, "Worker threads (0: every hardware thread)");
   cmd->add_flag("--resume", o->search.resume, "Continue from the checkpoint an interrupted search left in --out");
   cmd->add_flag("--no-pruning", o->noPruning, "Turn abstract-expression pruning off (ablation)");

@@ -138,7 +138,9 @@ SearchResult Engine::run(const ProgressFn& onProgress, const std::atomic<bool>* 
   p.pruned += aborted_.pruned;
   p.invalid += aborted_.invalid;
   result.solver = checker_.stats();
+  const Clock::time_point ranking = Clock::now();
   rankCandidates(result, found_, options_, p, onProgress);
+  result.rankingSeconds = std::chrono::duration<double>(Clock::now() - ranking).count();
   result.progress = p;
   return result;
 }

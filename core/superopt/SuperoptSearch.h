@@ -92,6 +92,9 @@ struct SearchResult {
   SolverStats solver;
   StopReason stop = StopReason::Exhausted;
   bool resumed = false;
+  // After the search: tuning sizes, verifying (up to twice verifySeconds)
+  // and measuring the candidates.
+  double rankingSeconds = 0;
 };
 
 using ProgressFn = std::function<void(const SearchProgress&)>;

@@ -267,6 +267,7 @@ TEST_CASE("tcx superopt searches each program, records it, and resumes from its 
   CHECK(j["searches"][0]["lax"] == false);
   CHECK(j["searches"][0]["stop"] == "state limit");
   CHECK(j["searches"][0]["explored"].get<int64_t>() >= 300);
+  CHECK(j["searches"][0]["ranking_s"].get<double>() >= 0); // tuning, verifying and measuring, after the search
   CHECK(fs::exists(dir / "rmsnorm_matmul_0.checkpoint.json"));
   CHECK(fs::exists(db));
 
