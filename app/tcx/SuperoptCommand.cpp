@@ -43,16 +43,19 @@ void printResult(const superopt::SuperoptProgram& prog, const superopt::SearchRe
   const superopt::SearchProgress& p = r.progress;
   fmt::print("{}: {} nodes, {}{}\n", r.reference.name(), prog.nodes.size(), prog.lax ? "LAX" : "not LAX",
              prog.joined.empty() ? "" : " (joined " + prog.joined + ")");
-  fmt::print("  search: {} after {:.2f} s{} in the pass at {} x {} ops: {} prefixes explored, {} pruned by abstract "
+  fmt::print("  search: {} after {:.2f} s{} in the pass at {} x {} ops{}: {} prefixes explored, {} pruned by abstract "
              "expressions, {} invalid\n",
              superopt::stopReasonName(r.stop), p.elapsedSeconds, r.resumed ? " (resumed)" : "", p.kernelOps,
-             p.blockOps, p.explored, p.pruned, p.invalid);
+             p.blockOps,
+             p.passesCut > 0 ? fmt::format(" ({} earlier passes cut short at their share of the time)", p.passesCut)
+                             : "",
+             p.explored, p.pruned, p.invalid);
   fmt::print("  solver: {} queries, {} proved by normal forms, {} not, {} answered by Z3 ({} undecided) in {:.2f} s\n",
              r.solver.queries, r.solver.closureProved, r.solver.closureMissed, r.solver.solverCalls, r.solver.unknown,
              r.solver.solverSeconds);
-  fmt::print("  candidates: {} found, {} size variants set aside, {} verified, {} rejected by the verifier, {} beyond "
-             "the verification budget; ranked in {:.2f} s\n",
-             p.candidates, p.variants, p.verified, p.rejected, p.unchecked, r.rankingSeconds);
+  fmt::print("  candidates: {} found, {} size variants set aside, {} estimated over 4x slower than the reference set "
+             "aside, {} verified, {} rejected by the verifier, {} beyond the verification budget; ranked in {:.2f} s\n",
+             p.candidates, p.variants, p.slow, p.verified, p.rejected, p.unchecked, r.rankingSeconds);
   fmt::print("  reference: {:.2f} us estimated{}, {} kernels\n", r.referenceMicros,
              r.referenceMeasuredMicros ? fmt::format(", {:.2f} us measured", *r.referenceMeasuredMicros) : "",
              kernels(r.reference));
@@ -94,11 +97,13 @@ nlohmann::json resultJson(const superopt::SuperoptProgram& prog, const superopt:
           {"resumed", r.resumed},
           {"search_s", p.elapsedSeconds},
           {"ranking_s", r.rankingSeconds},
+          {"passes_cut", p.passesCut},
           {"explored", p.explored},
           {"pruned", p.pruned},
           {"invalid", p.invalid},
           {"candidates", p.candidates},
           {"variants", p.variants},
+          {"slow", p.slow},
           {"verified", p.verified},
           {"rejected", p.rejected},
           {"solver_queries", r.solver.queries},

@@ -53,6 +53,19 @@ bool allowedAt(OpType type, Level level) {
   }
 }
 
+bool isElementwise(OpType type) {
+  switch (type) {
+  case OpType::EwExp:
+  case OpType::EwAdd:
+  case OpType::EwMul:
+  case OpType::EwDiv:
+  case OpType::Sqrt:
+  case OpType::Square:
+  case OpType::SiLU: return true;
+  default: return false;
+  }
+}
+
 unsigned numOperands(OpType type) {
   switch (type) {
   case OpType::Input:

@@ -58,6 +58,9 @@ OpType parseOpType(std::string_view name);
 // Whether Mirage Table 1 (extended) allows `type` in graphs of `level`.
 bool allowedAt(OpType type, Level level);
 unsigned numOperands(OpType type); // 0 for GraphDefined: its body decides
+// Computes each output element from the operands' elements at the same
+// (broadcast) index: EwAdd, EwMul, EwDiv, EwExp, Sqrt, Square, SiLU.
+bool isElementwise(OpType type);
 
 // How a tensor is linearised in memory: dimension indices from outermost to
 // innermost; empty is row-major. Layout never changes values (Mirage §2), so

@@ -76,6 +76,10 @@ verify::VerifyResult verifyOrReject(const verify::VerifyOptions& options, const 
   }
 }
 
+// Candidates estimated this many times slower than the reference are set
+// aside unverified.
+constexpr double kMaxSlowdown = 4;
+
 } // namespace
 
 uint64_t structureHash(const KernelGraph& graph) {
@@ -117,6 +121,11 @@ void rankCandidates(SearchResult& result, const std::vector<FoundCandidate>& fou
   for (Ranked& r : ranked)
     if (perStructure[r.structure]++ < options.variantsKept) kept.push_back(std::move(r));
   progress.variants = progress.candidates - static_cast<int64_t>(kept.size());
+  // A trial costs what the candidate computes, and one that redoes work in
+  // every block (an input replicated over a large grid) takes minutes at
+  // paper shapes; no ranking would pick it, so it gets no trial.
+  progress.slow = std::erase_if(
+      kept, [&](const Ranked& r) { return r.candidate.estimatedMicros > kMaxSlowdown * result.referenceMicros; });
   // Trials go first to candidates whose expression equals the reference's
   // under A_eq (same normal form): what a chain of Table 2's rewrites
   // reaches. The others (abstract expressions forget which index a sum

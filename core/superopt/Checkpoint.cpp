@@ -23,7 +23,11 @@ constexpr const char* kFormat = "tcx-superopt-checkpoint";
 constexpr int kVersion = 2;
 
 json progressJson(const SearchProgress& p) {
-  return {{"explored", p.explored}, {"pruned", p.pruned}, {"invalid", p.invalid}, {"elapsed_s", p.elapsedSeconds}};
+  return {{"explored", p.explored},
+          {"pruned", p.pruned},
+          {"invalid", p.invalid},
+          {"elapsed_s", p.elapsedSeconds},
+          {"passes_cut", p.passesCut}};
 }
 
 SearchProgress progressOf(const json& j) {
@@ -32,6 +36,7 @@ SearchProgress progressOf(const json& j) {
   p.pruned = j.at("pruned").get<int64_t>();
   p.invalid = j.at("invalid").get<int64_t>();
   p.elapsedSeconds = j.at("elapsed_s").get<double>();
+  p.passesCut = j.value("passes_cut", 0);
   return p;
 }
 

@@ -117,8 +117,20 @@ private:
   // only the program's output unconsumed, with `left` operators to append:
   // each consumes at most kernelReduce_ more tensors than it produces.
   bool canFinish(int unconsumed, int left) const { return unconsumed - left * kernelReduce_ <= 1; }
-  // Runs the workers until the queue is empty or a limit stops them.
-  StopReason drain(const ProgressFn& onProgress, const std::atomic<bool>* cancel);
+  // How a pass ended: its space exhausted, stopped for `reason`, or out of
+  // its share of the time limit (the search goes on with the next pass).
+  struct PassEnd {
+    StopReason reason = StopReason::Exhausted;
+    bool outOfShare = false;
+  };
+  // Runs the workers until the queue is empty, a limit stops them, or the
+  // elapsed time reaches `shareEnd`.
+  PassEnd drain(const ProgressFn& onProgress, const std::atomic<bool>* cancel, double shareEnd);
+  // When the pass at `level` of `levels` yields to the next: an equal share
+  // of the time left among the passes left, so that a pass whose space is
+  // too large for the time limit leaves the deeper ones a turn. Without a
+  // time limit, and for the last pass, never.
+  double shareEnd(size_t level, size_t levels) const;
   // Outputs a graph-defined operator reading `operands` may have when
   // appended to a prefix that leaves `u` unconsumed.
   int maxGraphOutputs(const Unconsumed& u, const std::vector<TensorRef>& operands) const {

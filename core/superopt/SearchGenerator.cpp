@@ -234,14 +234,19 @@ void Engine::extendBlock(const KernelPrefix& kernel, const std::vector<TensorRef
 
 namespace {
 
-// Whether `op` would read tensors of incompatible loop phases; checked
-// before appending, where it would raise, since most operand pairs of a block
-// with for-loop accumulations mix phases.
-bool mixesLoopPhases(const BlockGraph& g, const Operator& op) {
-  if (std::ranges::none_of(g.ops(), [](const Operator& o) { return isForLoopAccumulation(o.type); })) return false;
+// Whether `op` may extend a block graph with for-loop accumulations, checked
+// before appending, where a phase conflict would raise: most operand pairs of
+// such a block mix phases. After the loop the search appends element-wise
+// operators only, the epilogue Mirage's RMSNorm form needs: a reduction or a
+// matmul there would run on the accumulated tile alone, which the next
+// kernel does as well, and would open a space as large as the loop body's.
+bool fitsLoopPhases(const BlockGraph& g, const Operator& op) {
+  if (std::ranges::none_of(g.ops(), [](const Operator& o) { return isForLoopAccumulation(o.type); })) return true;
   std::vector<LoopPhase> phases = loopPhases(g), operands;
   for (TensorRef t : op.inputs) operands.push_back(phases[static_cast<size_t>(t.op)]);
-  return phaseConflict(op, operands).has_value();
+  if (phaseConflict(op, operands)) return false;
+  bool after = std::ranges::find(operands, LoopPhase::After) != operands.end();
+  return !after || isElementwise(op.type) || op.type == OpType::OutputAccumulator;
 }
 
 } // namespace
@@ -257,7 +262,7 @@ void Engine::tryBlockOp(const KernelPrefix& kernel, const std::vector<TensorRef>
     const auto& l = block.labels[static_cast<size_t>(t.op)];
     inLabels.push_back(l ? &*l : nullptr);
   }
-  if (mixesLoopPhases(block.graph, op)) {
+  if (!fitsLoopPhases(block.graph, op)) {
     ++ex.invalid;
     return;
   }

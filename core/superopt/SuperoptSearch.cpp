@@ -8,6 +8,7 @@
 #include "superopt/SearchEngine.h"
 #include "support/Error.h"
 
+#include <limits>
 #include <thread>
 #include <tuple>
 
@@ -124,9 +125,19 @@ SearchResult Engine::run(const ProgressFn& onProgress, const std::atomic<bool>* 
   for (bool first = true; level < levels.size(); ++level, first = false) {
     std::tie(kernelOps_, blockOps_) = levels[level];
     if (!(first && options_.resume)) queue_.push({std::make_shared<const KernelPrefix>(initialPrefix()), std::nullopt});
-    result.stop = drain(onProgress, cancel);
+    PassEnd end = drain(onProgress, cancel, shareEnd(level, levels.size()));
+    if (end.outOfShare) {
+      // What the pass found is kept; the rest of its space is not searched.
+      queue_ = WorkQueue();
+      stop_ = false;
+      ++committed_.passesCut;
+      continue;
+    }
+    result.stop = end.reason;
     if (result.stop != StopReason::Exhausted) break;
   }
+  // A pass cut short leaves its space unexhausted: the time limit stopped it.
+  if (result.stop == StopReason::Exhausted && committed_.passesCut > 0) result.stop = StopReason::TimeLimit;
 
   SearchProgress p = snapshot();
   p.frontier = static_cast<int64_t>(queue_.size());
@@ -145,19 +156,26 @@ SearchResult Engine::run(const ProgressFn& onProgress, const std::atomic<bool>* 
   return result;
 }
 
-StopReason Engine::drain(const ProgressFn& onProgress, const std::atomic<bool>* cancel) {
+double Engine::shareEnd(size_t level, size_t levels) const {
+  double limit = options_.timeLimitSeconds;
+  if (limit <= 0 || level + 1 >= levels) return std::numeric_limits<double>::infinity();
+  double now = snapshot().elapsedSeconds;
+  return now + (limit - now) / static_cast<double>(levels - level);
+}
+
+Engine::PassEnd Engine::drain(const ProgressFn& onProgress, const std::atomic<bool>* cancel, double shareEnd) {
   unsigned n = options_.threads > 0 ? static_cast<unsigned>(options_.threads)
                                     : std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::thread> workers;
   for (unsigned i = 0; i < n; ++i) workers.emplace_back([this] { worker(); });
 
-  StopReason stop = StopReason::Exhausted;
+  PassEnd end;
   for (;;) {
     {
       std::unique_lock lock(mutex_);
       wake_.wait_for(lock, std::chrono::milliseconds(100), [&] { return stop_ || (queue_.empty() && busy_ == 0); });
       if (stop_) { // a worker reached the state limit (checkStop)
-        stop = StopReason::StateLimit;
+        end.reason = StopReason::StateLimit;
         break;
       }
       if (queue_.empty() && busy_ == 0) break;
@@ -167,8 +185,11 @@ StopReason Engine::drain(const ProgressFn& onProgress, const std::atomic<bool>* 
     std::optional<StopReason> reason;
     if (cancel && cancel->load()) reason = StopReason::Cancelled;
     if (options_.timeLimitSeconds > 0 && p.elapsedSeconds >= options_.timeLimitSeconds) reason = StopReason::TimeLimit;
-    if (reason) {
-      stop = *reason;
+    if (reason || p.elapsedSeconds >= shareEnd) {
+      if (reason)
+        end.reason = *reason;
+      else
+        end.outOfShare = true;
       std::lock_guard lock(mutex_);
       stop_ = true;
       wake_.notify_all();
@@ -176,7 +197,7 @@ StopReason Engine::drain(const ProgressFn& onProgress, const std::atomic<bool>* 
     }
   }
   for (std::thread& t : workers) t.join();
-  return stop;
+  return end;
 }
 
 } // namespace detail

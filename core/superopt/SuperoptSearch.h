@@ -63,11 +63,13 @@ struct SearchProgress {
   int64_t invalid = 0;    // extensions rejected by shape or memory checks
   int64_t candidates = 0; // complete μGraphs found (distinct)
   int64_t variants = 0;   // of them, differing from a better-estimated one only in grid or for-loop sizes
+  int64_t slow = 0;       // of the rest, estimated over 4 times slower than the reference (not verified, not kept)
   int64_t verified = 0;   // of the rest, accepted by the verifier
   int64_t rejected = 0;   // of the rest, refuted by the verifier
   int64_t unchecked = 0;  // of the rest, beyond the verification budget (not kept)
   int64_t frontier = 0;   // prefixes waiting in the queue
   int kernelOps = 0, blockOps = 0; // the limits of the pass running (or the last one)
+  int passesCut = 0;               // deepening passes cut short at their share of the time limit
   double elapsedSeconds = 0;
 };
 
@@ -107,8 +109,10 @@ std::string spaceSettings(const SearchOptions& options);
 // two kernel operators (fewer if the limit is lower) with one block operator
 // more per pass up to maxBlockOps, then one kernel operator more per pass up
 // to maxKernelOps. A pass repeats its predecessors' space, a small part of
-// its own as the space grows exponentially with the limits. Without
-// deepening, the full limits alone.
+// its own as the space grows exponentially with the limits. With a time
+// limit, a pass that has not exhausted its space within an equal share of
+// the time left among the passes left yields to the next one, keeping what
+// it found. Without deepening, the full limits alone.
 std::vector<std::pair<int, int>> deepeningLevels(const SearchOptions& options);
 
 class SuperoptSearch {

@@ -17,19 +17,6 @@ constexpr int64_t kMaxThreads = 128;
 
 using Renaming = std::map<TensorRef, TensorRef>;
 
-bool isElementwise(OpType type) {
-  switch (type) {
-  case OpType::EwExp:
-  case OpType::EwAdd:
-  case OpType::EwMul:
-  case OpType::EwDiv:
-  case OpType::Sqrt:
-  case OpType::Square:
-  case OpType::SiLU: return true;
-  default: return false;
-  }
-}
-
 // Without broadcasting, a thread reads exactly the slice of each operand
 // that it writes, so one partition serves the whole match.
 bool fusable(const OperatorGraph& g, const Operator& op) {

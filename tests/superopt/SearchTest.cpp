@@ -4,6 +4,7 @@
 #include "Programs.h"
 
 #include "superopt/AxisLabels.h"
+#include "superopt/CandidateRanking.h"
 #include "superopt/ExprSignature.h"
 #include "superopt/MuGraphCost.h"
 #include "superopt/PartitionSpace.h"
@@ -177,6 +178,44 @@ TEST_CASE("iterative deepening finds at Mirage's limits what a smaller limit hol
   CHECK(flat.candidates.empty());
   CHECK(flat.progress.kernelOps == 5);
   CHECK(flat.progress.blockOps == 7);
+}
+
+TEST_CASE("with a time limit, a pass that outlasts its share yields to the deeper passes", "[superopt]") {
+  SearchOptions o = small(2, 7);
+  o.threads = 2;
+  o.timeLimitSeconds = 4; // 7 passes; those past 2 x 4 cannot exhaust attention's space in their share
+  o.verifySeconds = 1;
+  SearchResult r = SuperoptSearch(smallAttention(), o).run();
+  INFO("explored " << r.progress.explored << ", passes cut " << r.progress.passesCut);
+  CHECK(r.progress.passesCut > 0);
+  CHECK(r.progress.blockOps == 7); // the last pass was reached
+  CHECK(r.stop == StopReason::TimeLimit);
+  CHECK(r.progress.elapsedSeconds < 4.5);
+}
+
+TEST_CASE("ranking sets aside, unverified, a candidate estimated far slower than the reference", "[superopt]") {
+  // Exp over 8192 rows in one block leaves all but one SM idle. The body's
+  // first operator is not its iterator, as the search would build it, so
+  // size tuning keeps its grid.
+  KernelGraph reference("exp");
+  TensorRef x = reference.input("x", {8192, 512});
+  reference.markOutput(reference.exp(x));
+  KernelGraph oneBlock("exp");
+  TensorRef bx = oneBlock.input("x", {8192, 512});
+  auto block = std::make_shared<BlockGraph>(std::vector<TensorDesc>{oneBlock.desc(bx)}, Shape{1}, Shape{8192});
+  TensorRef one = block->constant(1);
+  block->outputAccumulator(block->mul(block->exp(block->inputIterator(0, {0}, {0})), one), {0}, {0});
+  oneBlock.markOutput(oneBlock.graphDefined(block, {bx})[0]);
+
+  SearchResult r;
+  r.reference = reference;
+  SearchProgress progress;
+  SearchOptions o = small(1, 2);
+  rankCandidates(r, {{oneBlock, 0.0}}, o, progress, {});
+  REQUIRE(estimateCost(oneBlock).micros > 4 * r.referenceMicros);
+  CHECK(progress.slow == 1);
+  CHECK(progress.verified + progress.rejected + progress.unchecked == 0);
+  CHECK(r.candidates.empty());
 }
 
 TEST_CASE("abstract-expression pruning shrinks the space (Table 5's ablation)", "[superopt]") {
