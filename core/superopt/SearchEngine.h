@@ -126,10 +126,12 @@ private:
   // Runs the workers until the queue is empty, a limit stops them, or the
   // elapsed time reaches `shareEnd`.
   PassEnd drain(const ProgressFn& onProgress, const std::atomic<bool>* cancel, double shareEnd);
-  // When the pass at `level` of `levels` yields to the next: an equal share
-  // of the time left among the passes left, so that a pass whose space is
-  // too large for the time limit leaves the deeper ones a turn. Without a
-  // time limit, and for the last pass, never.
+  // When the pass at `level` of `levels` yields to the next: once it has
+  // used half of the time left, so that a pass whose space is too large for
+  // the time limit leaves the deeper ones a turn. Halves, not equal shares:
+  // the space grows exponentially with the limits, so the shallower passes
+  // are the ones that can finish, and the deeper ones still get some time.
+  // Without a time limit, and for the last pass, never.
   double shareEnd(size_t level, size_t levels) const;
   // Outputs a graph-defined operator reading `operands` may have when
   // appended to a prefix that leaves `u` unconsumed.

@@ -160,7 +160,7 @@ double Engine::shareEnd(size_t level, size_t levels) const {
   double limit = options_.timeLimitSeconds;
   if (limit <= 0 || level + 1 >= levels) return std::numeric_limits<double>::infinity();
   double now = snapshot().elapsedSeconds;
-  return now + (limit - now) / static_cast<double>(levels - level);
+  return now + (limit - now) / 2;
 }
 
 Engine::PassEnd Engine::drain(const ProgressFn& onProgress, const std::atomic<bool>* cancel, double shareEnd) {

@@ -110,9 +110,8 @@ std::string spaceSettings(const SearchOptions& options);
 // more per pass up to maxBlockOps, then one kernel operator more per pass up
 // to maxKernelOps. A pass repeats its predecessors' space, a small part of
 // its own as the space grows exponentially with the limits. With a time
-// limit, a pass that has not exhausted its space within an equal share of
-// the time left among the passes left yields to the next one, keeping what
-// it found. Without deepening, the full limits alone.
+// limit, a pass that has not exhausted its space within half of the time
+// left yields to the next one, keeping what it found. Without deepening, the full limits alone.
 std::vector<std::pair<int, int>> deepeningLevels(const SearchOptions& options);
 
 class SuperoptSearch {
