@@ -143,13 +143,14 @@ std::vector<TensorDesc> inferOutputs(const OperatorGraph& g, const Operator& op)
   case OpType::Repeat: return {repeatOf(in[0], op.shape)};
   case OpType::Reshape: return {reshapeOf(in[0], op.shape)};
   case OpType::GraphDefined: return graphDefinedOf(g, op, in);
-  // Accumulated in float, as output accumulators are.
-  case OpType::ForLoopSum: return {TensorDesc{in[0].shape, DType::F32, {}}};
+  // The operand's dtype, as for an output accumulator; both accumulate in
+  // float (SharedMemoryPlan.h).
+  case OpType::ForLoopSum: return {like(in[0], in[0].shape)};
   case OpType::ForLoopRms: {
     TCX_CHECK(!in[0].shape.empty(), ErrorKind::ShapeInference, "ForLoopRms of a scalar");
     Shape rows = in[0].shape;
     rows.back() = 1;
-    return {TensorDesc{rows, DType::F32, {}}};
+    return {like(in[0], rows)};
   }
   }
   raise(ErrorKind::Internal, "unhandled μGraph operator");

@@ -1,5 +1,6 @@
 #include "mugraph/Validate.h"
 
+#include "mugraph/LoopPhase.h"
 #include "mugraph/Partition.h"
 
 #include <fmt/format.h>
@@ -20,6 +21,10 @@ int64_t tensorBytes(const PartitionedGraph& g, bool inWords) {
   for (const Operator& op : g.ops()) {
     if (op.type == OpType::OutputAccumulator) {
       bytes += bytesOf(splitShape(op.outputs[0].shape, g.gridDims(), op.omap, false, "omap"), op.outputs[0].dtype);
+      continue;
+    }
+    if (isForLoopAccumulation(op.type)) { // summed in float
+      bytes += bytesOf(op.outputs[0].shape, DType::F32);
       continue;
     }
     for (const TensorDesc& d : op.outputs) bytes += bytesOf(d.shape, d.dtype);

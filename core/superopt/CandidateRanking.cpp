@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <map>
 #include <numeric>
@@ -41,6 +42,7 @@ void hashStructure(const OperatorGraph& g, Fnv& f) {
     for (TensorRef t : op.inputs) f.add(t.op), f.add(t.output);
     f.add(op.inputIndex), f.add(op.dim), f.add(static_cast<int64_t>(op.shape.size()));
     f.add(op.imap), f.add(op.omap), f.add(op.fmap);
+    f.add(std::bit_cast<int64_t>(op.value)); // a constant, or an epsilon: not a size
     if (op.body) hashStructure(*op.body, f);
   }
 }

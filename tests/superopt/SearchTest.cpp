@@ -39,6 +39,28 @@ SearchOptions small(int kernelOps, int blockOps) {
 
 KernelGraph smallAttention() { return testing::attention({2, 2, 1, 64, 16}); }
 
+// Exhausts a search with 8 KB of shared memory, where W's rows do not fit
+// in a block at once, and checks what every fusion into one kernel shares:
+// the best candidate passes, is one kernel, and tiles the hidden dim with a
+// for-loop.
+SearchResult searchOneLoopedKernel(const KernelGraph& reference, SearchOptions o) {
+  o.threads = 2;
+  o.preset.sharedMemoryPerBlock = 8 * 1024;
+  o.verifySeconds = 5;
+  o.verifyTop = 1;
+  SearchResult r = SuperoptSearch(reference, o).run();
+  INFO("explored " << r.progress.explored << " in " << r.progress.elapsedSeconds << " s, candidates "
+                   << r.progress.candidates << ", verified " << r.progress.verified);
+  REQUIRE(r.stop == StopReason::Exhausted);
+  REQUIRE(!r.candidates.empty());
+  const Candidate& best = r.candidates.front();
+  CHECK(best.verdict.verdict != verify::Verdict::NotEquivalent);
+  CHECK(kernels(best.graph) == 1);
+  REQUIRE(best.graph.ops().back().body);
+  CHECK(numElements(best.graph.ops().back().body->forLoopDims()) > 1);
+  return r;
+}
+
 } // namespace
 
 TEST_CASE("axes: GQA's query heads are kv heads times repeats", "[superopt]") {
@@ -98,51 +120,23 @@ TEST_CASE("search fuses LoRA into one kernel: X A and (X || X A) x (W || B) over
   // Its ConcatMatmul's expression, X̄ W̄ + (X̄ Ā) B̄ over a tile, is proved by
   // the closure of normal forms; at paper shapes Z3 alone leaves it
   // undecided (SubexprClosureTest), at this small one it proves it too.
-  SearchOptions o = small(1, 3);
-  o.threads = 2;
-  o.preset.sharedMemoryPerBlock = 8 * 1024; // W's rows do not fit at once: a for-loop over them
-  o.verifySeconds = 5;
-  o.verifyTop = 1;
-  SearchResult r = SuperoptSearch(testing::lora({16, 128, 128, 16}), o).run();
-  INFO("explored " << r.progress.explored << " in " << r.progress.elapsedSeconds << " s, candidates "
-                   << r.progress.candidates << ", verified " << r.progress.verified);
-  REQUIRE(r.stop == StopReason::Exhausted);
-  REQUIRE(!r.candidates.empty());
-  const Candidate& best = r.candidates.front();
-  CHECK(best.verdict.verdict != verify::Verdict::NotEquivalent);
-  CHECK(kernels(best.graph) == 1);
-  CHECK(count(best.graph, OpType::ConcatMatmul) == 1);
-  CHECK(count(best.graph, OpType::Matmul) == 1);
-  const Operator& fused = best.graph.ops().back();
-  REQUIRE(fused.body);
-  CHECK(numElements(fused.body->forLoopDims()) > 1); // the tiles of X's hidden dim
+  SearchResult r = searchOneLoopedKernel(testing::lora({16, 128, 128, 16}), small(1, 3));
+  const KernelGraph& best = r.candidates.front().graph;
+  CHECK(count(best, OpType::ConcatMatmul) == 1);
+  CHECK(count(best, OpType::Matmul) == 1);
   CHECK(r.solver.closureProved > 0);
 }
 
 TEST_CASE("search fuses RMSNorm into the matmul's kernel: the division follows the loop", "[superopt]") {
   // Mirage's RMSNorm fusion: one loop over the hidden dim accumulates both
   // (X * gamma) W and X's mean square; the division runs once, after it.
+  // X is 16 KB, and one grid dim splits X or W, not both.
   SearchOptions o = small(1, 6);
-  o.threads = 2;
-  // Neither X (16 KB) nor W fits in a block at once, and one grid dim splits
-  // only one of them: a for-loop over the hidden dim.
-  o.preset.sharedMemoryPerBlock = 8 * 1024;
   o.maxGridDims = 1;
-  o.verifySeconds = 5;
-  o.verifyTop = 1;
-  SearchResult r = SuperoptSearch(testing::rmsNormMatmul({.tokens = 16, .in = 512, .out = 64}), o).run();
-  INFO("explored " << r.progress.explored << " in " << r.progress.elapsedSeconds << " s, candidates "
-                   << r.progress.candidates << ", verified " << r.progress.verified);
-  REQUIRE(r.stop == StopReason::Exhausted);
-  REQUIRE(!r.candidates.empty());
+  SearchResult r = searchOneLoopedKernel(testing::rmsNormMatmul({.tokens = 16, .in = 512, .out = 64}), o);
   const Candidate& best = r.candidates.front();
-  CHECK(best.verdict.verdict != verify::Verdict::NotEquivalent);
-  CHECK(kernels(best.graph) == 1);
   CHECK(count(best.graph, OpType::ForLoopRms) == 1);
   CHECK(count(best.graph, OpType::ForLoopSum) == 1);
-  const Operator& fused = best.graph.ops().back();
-  REQUIRE(fused.body);
-  CHECK(numElements(fused.body->forLoopDims()) > 1);
   CHECK(best.estimatedMicros < r.referenceMicros);
 }
 

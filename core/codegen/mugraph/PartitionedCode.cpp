@@ -91,10 +91,10 @@ private:
       for (size_t j = 0; j < ops[i].outputs.size(); ++j)
         if (block_ ? plan_.offsets[i][j] >= 0 : needsStorage(ops[i].type)) {
           const mugraph::TensorDesc& t = ops[i].outputs[j];
-          slots_[i].push_back(declare(fmt::format("{}{}_{}", prefix_, i, j), t.dtype, numElements(t.shape),
-                                      block_ ? plan_.offsets[i][j] : 0));
-          if (mugraph::isForLoopAccumulation(ops[i].type))
-            loop(numElements(t.shape), fmt::format("{}[i] = 0.f;", slots_[i].back().name));
+          bool summed = mugraph::isForLoopAccumulation(ops[i].type); // in float, like the accumulators
+          slots_[i].push_back(declare(fmt::format("{}{}_{}", prefix_, i, j), summed ? DType::F32 : t.dtype,
+                                      numElements(t.shape), block_ ? plan_.offsets[i][j] : 0));
+          if (summed) loop(numElements(t.shape), fmt::format("{}[i] = 0.f;", slots_[i].back().name));
         } else {
           slots_[i].emplace_back();
         }

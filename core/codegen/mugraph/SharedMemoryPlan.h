@@ -33,8 +33,8 @@ bool needsStorage(mugraph::OpType type);
 // graph order.
 std::vector<int> schedule(const mugraph::PartitionedGraph& body);
 
-// Tensors are stored in their dtype, accumulators in float; every offset is
-// 16-byte aligned.
+// Tensors are stored in their dtype, accumulators and for-loop accumulations
+// in float; every offset is 16-byte aligned.
 SharedMemoryPlan planSharedMemory(const mugraph::PartitionedGraph& body);
 
 // The shape of one block's part of accumulator `op`'s output (its omap split).
