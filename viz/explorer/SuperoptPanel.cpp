@@ -279,12 +279,18 @@ void SuperoptPanel::finish() {
   progress_ = result_->progress;
   counters_->setText(countersOf(progress_));
   const QString reason = QString::fromUtf8(superopt::stopReasonName(result_->stop));
-  status_->setText(tr("%1 after %2 s: %n candidate(s); the reference takes %3 µs, estimated (%4)", nullptr,
-                      static_cast<int>(result_->candidates.size()))
+  status_->setText(tr("%1 after %2 s: %n candidate(s); the reference takes %3 µs, estimated (%4)\n"
+                      "pruning: %5 proved by normal forms, %6 not, %7 by Z3 · %8 passes cut short · ranked in %9 s",
+                      nullptr, static_cast<int>(result_->candidates.size()))
                        .arg(reason)
                        .arg(progress_.elapsedSeconds, 0, 'f', 1)
                        .arg(result_->referenceMicros, 0, 'f', 3)
-                       .arg(QString::fromStdString(presetName_)));
+                       .arg(QString::fromStdString(presetName_))
+                       .arg(result_->solver.closureProved)
+                       .arg(result_->solver.closureMissed)
+                       .arg(result_->solver.solverCalls)
+                       .arg(progress_.passesCut)
+                       .arg(result_->rankingSeconds, 0, 'f', 1));
   candidates_->reset(result_->candidates, result_->referenceMicros);
   if (!result_->candidates.empty()) table_->selectRow(0);
   emit searchFinished();
