@@ -33,8 +33,9 @@ CREATE TABLE lax_subprograms (id INTEGER PRIMARY KEY, lax INTEGER, nodes INTEGER
                               ops TEXT, max_exps INTEGER, cut_reason TEXT);
 CREATE TABLE superopt_searches (id INTEGER PRIMARY KEY, program TEXT, nodes INTEGER, lax INTEGER, joined TEXT,
                                 settings TEXT, stop_reason TEXT, resumed INTEGER, explored INTEGER, pruned INTEGER,
-                                invalid INTEGER, candidates INTEGER, variants INTEGER, verified INTEGER,
-                                rejected INTEGER, search_s REAL, solver_queries INTEGER, solver_closure INTEGER,
+                                invalid INTEGER, candidates INTEGER, variants INTEGER, slow INTEGER,
+                                verified INTEGER, rejected INTEGER, unchecked INTEGER, search_s REAL,
+                                passes_cut INTEGER, ranking_s REAL, solver_queries INTEGER, solver_closure INTEGER,
                                 solver_closure_missed INTEGER, solver_calls INTEGER,
                                 solver_unknown INTEGER, solver_s REAL, reference_us REAL, best_us REAL,
                                 speedup REAL, latency_source TEXT);

@@ -15,7 +15,7 @@ void writeSuperoptReport(const std::string& path, const Graph& graph, const std:
     writeReportMeta(db, context.commandLine, {});
     writeModelRow(db, graph, context);
     SqliteStatement search(db, "INSERT INTO superopt_searches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                               "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                               "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     SqliteStatement cand(db, "INSERT INTO superopt_candidates VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     for (size_t i = 0; i < runs.size(); ++i) {
       const superopt::SearchResult& r = runs[i].result;
@@ -29,7 +29,8 @@ void writeSuperoptReport(const std::string& path, const Graph& graph, const std:
       search.bind(static_cast<int64_t>(runs[i].program->nodes.size())).bind(int64_t{runs[i].program->lax});
       search.bind(runs[i].program->joined).bind(runs[i].settings).bind(std::string(superopt::stopReasonName(r.stop)));
       search.bind(int64_t{r.resumed}).bind(p.explored).bind(p.pruned).bind(p.invalid).bind(p.candidates);
-      search.bind(p.variants).bind(p.verified).bind(p.rejected).bind(p.elapsedSeconds);
+      search.bind(p.variants).bind(p.slow).bind(p.verified).bind(p.rejected).bind(p.unchecked);
+      search.bind(p.elapsedSeconds).bind(int64_t{p.passesCut}).bind(r.rankingSeconds);
       search.bind(r.solver.queries).bind(r.solver.closureProved).bind(r.solver.closureMissed)
           .bind(r.solver.solverCalls).bind(r.solver.unknown).bind(r.solver.solverSeconds);
       search.bind(referenceUs);

@@ -10,7 +10,7 @@
 
 namespace tcx {
 
-inline constexpr int kReportSchemaVersion = 4;
+inline constexpr int kReportSchemaVersion = 5;
 
 struct ReportContext {
   std::string modelPath;

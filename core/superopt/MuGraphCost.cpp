@@ -124,7 +124,8 @@ Traffic blockTraffic(const PartitionedGraph& block, const GpuPreset& p) {
       // A loop-invariant chunk is loaded once, before the loop.
       bool invariant = phases[i] == LoopPhase::Invariant;
       double loads = bytesOf(op.outputs[0]) * runs(block, op, phases[i]);
-      double unique = loads / (replicas(block.gridDims(), op.imap) * (invariant ? 1 : replicas(block.forLoopDims(), op.fmap)));
+      double loopReplicas = invariant ? 1 : replicas(block.forLoopDims(), op.fmap);
+      double unique = loads / (replicas(block.gridDims(), op.imap) * loopReplicas);
       bool inL2 = bytesOf(block.inputs()[static_cast<size_t>(op.inputIndex)]) <= p.l2Bytes;
       t.hbm += unique;
       (inL2 ? t.l2 : t.hbm) += loads - unique;

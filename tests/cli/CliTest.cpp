@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sqlite3.h>
 #include <sys/wait.h>
 
 using namespace tcx;
@@ -30,6 +31,19 @@ Run tcxRun(const std::string& args) {
   while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) out.append(buf.data(), n);
   int status = pclose(pipe);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+// The first column of the first row `sql` selects from the SQLite file `db`.
+std::string queryOne(const fs::path& db, const std::string& sql) {
+  sqlite3* handle = nullptr;
+  REQUIRE(sqlite3_open_v2(db.c_str(), &handle, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  REQUIRE(sqlite3_prepare_v2(handle, sql.c_str(), -1, &st, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_step(st) == SQLITE_ROW);
+  std::string v = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+  sqlite3_finalize(st);
+  sqlite3_close(handle);
+  return v;
 }
 
 std::string sample(const std::string& name) { return std::string(TCX_SOURCE_DIR) + "/samples/" + name + ".onnx"; }
@@ -269,7 +283,11 @@ TEST_CASE("tcx superopt searches each program, records it, and resumes from its 
   CHECK(j["searches"][0]["explored"].get<int64_t>() >= 300);
   CHECK(j["searches"][0]["ranking_s"].get<double>() >= 0); // tuning, verifying and measuring, after the search
   CHECK(fs::exists(dir / "rmsnorm_matmul_0.checkpoint.json"));
-  CHECK(fs::exists(db));
+  REQUIRE(fs::exists(db));
+  CHECK(queryOne(db, "SELECT stop_reason FROM superopt_searches") == "state limit");
+  CHECK(queryOne(db, "SELECT explored FROM superopt_searches") ==
+        std::to_string(j["searches"][0]["explored"].get<int64_t>()));
+  CHECK(queryOne(db, "SELECT passes_cut || ' ' || (ranking_s >= 0) FROM superopt_searches") == "0 1");
 
   Run resumed = tcxRun(common + " --state-limit 600 --resume");
   INFO(resumed.output);

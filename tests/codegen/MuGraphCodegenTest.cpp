@@ -117,7 +117,8 @@ TEST_CASE("RMSNorm fused: the loop accumulates, the division follows it", "[mugr
   CHECK(finish < divide);
   // The for-loop closes, then the 4 rows' sums of 16 x 4 iterations = 64
   // squares become sqrt(mean + epsilon).
-  CHECK_THAT(code, Catch::Contains("  }\n  for (int i = threadIdx.x; i < 4; i += 256) {\n    s3_0[i] = sqrtf(s3_0[i] / 0x1p+6f + "));
+  CHECK_THAT(code, Catch::Contains("  }\n  for (int i = threadIdx.x; i < 4; i += 256) {\n"
+                                   "    s3_0[i] = sqrtf(s3_0[i] / 0x1p+6f + "));
 }
 
 TEST_CASE("Tensors with disjoint lifetimes share shared memory", "[mugraph-codegen]") {

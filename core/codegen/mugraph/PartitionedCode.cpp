@@ -187,7 +187,8 @@ private:
   void emitRmsAccumulate(const Slot& x, const Shape& xShape, const Slot& out) {
     int64_t n = xShape.back();
     loop(numElements(xShape) / n,
-         fmt::format("float s = 0.f;\nfor (int j = 0; j < {0}; ++j) {{\n  float a = {1};\n  s += a * a;\n}}\n{2}[i] += s;",
+         fmt::format("float s = 0.f;\nfor (int j = 0; j < {0}; ++j) {{\n  float a = {1};\n  s += a * a;\n}}\n"
+                     "{2}[i] += s;",
                      n, x.read(fmt::format("i * {} + j", n)), out.name));
   }
 
@@ -195,8 +196,8 @@ private:
   void emitRmsFinish(const mugraph::Operator& op, const Slot& out) {
     int64_t count = graph_.desc(op.inputs[0]).shape.back() * graph_.numIterations();
     loop(numElements(op.outputs[0].shape),
-         fmt::format("{0}[i] = sqrtf({0}[i] / {1} + {2});", out.name, cudaLiteral(static_cast<double>(count), DType::F32),
-                     cudaLiteral(op.value, DType::F32)));
+         fmt::format("{0}[i] = sqrtf({0}[i] / {1} + {2});", out.name,
+                     cudaLiteral(static_cast<double>(count), DType::F32), cudaLiteral(op.value, DType::F32)));
     barrier();
   }
 

@@ -170,8 +170,9 @@ TEST_CASE("a tiny LoRA search runs to its end and lists its candidates", "[gui][
   const superopt::SearchResult& result = *panel.result();
   CHECK(result.stop == superopt::StopReason::Exhausted);
   CHECK(panel.statusText().startsWith(superopt::stopReasonName(result.stop)));
-  CHECK(panel.statusText().contains(
-      QString("pruning: %1 proved by normal forms, %2 not").arg(result.solver.closureProved).arg(result.solver.closureMissed)));
+  CHECK(panel.statusText().contains(QString("pruning: %1 proved by normal forms, %2 not")
+                                        .arg(result.solver.closureProved)
+                                        .arg(result.solver.closureMissed)));
   CHECK(panel.progress().explored == result.progress.explored);
   CHECK(result.progress.explored > 0);
   CHECK(panel.countersText().startsWith(
