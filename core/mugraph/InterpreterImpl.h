@@ -131,7 +131,7 @@ auto Interpreter<Domain>::runPartitioned(const PartitionedGraph& body, const std
     forEachIndex(loop, [&](const Shape& l) { run(LoopPhase::Body, l); });
     for (size_t i = 0; i < ops.size(); ++i)
       if (ops[i].type == OpType::ForLoopRms)
-        finishRms(frame.owned[i][0], body.desc(ops[i].inputs[0]).shape.back() * body.numIterations(), ops[i].value);
+        finishRms(frame.owned[i][0], rmsCount(body, ops[i]), ops[i].value);
     run(LoopPhase::After, once);
     for (size_t k = 0; k < accumulators.size(); ++k)
       accumulateInto(domain_, outs[k], blocks[k], chunkOffset(blocks[k].shape, grid, body.op(accumulators[k]).omap, g));

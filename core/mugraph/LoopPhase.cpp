@@ -51,6 +51,10 @@ std::vector<LoopPhase> loopPhases(const PartitionedGraph& graph) {
   return phases;
 }
 
+int64_t rmsCount(const PartitionedGraph& graph, const Operator& op) {
+  return graph.desc(op.inputs.at(0)).shape.back() * graph.numIterations();
+}
+
 LoopPhase runsIn(const Operator& op, LoopPhase outputs) {
   if (isForLoopAccumulation(op.type)) return LoopPhase::Body;
   if (op.type == OpType::OutputAccumulator && outputs == LoopPhase::Invariant) return LoopPhase::Body;

@@ -48,4 +48,8 @@ LoopPhase runsIn(const Operator& op, LoopPhase outputs);
 
 bool isForLoopAccumulation(OpType type); // ForLoopSum or ForLoopRms
 
+// How many squares a ForLoopRms `op` of `graph` averages per row: its
+// operand's last dim in every iteration.
+int64_t rmsCount(const PartitionedGraph& graph, const Operator& op);
+
 } // namespace tcx::mugraph

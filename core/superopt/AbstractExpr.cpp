@@ -189,7 +189,7 @@ std::vector<ExprRef> exprsOf(const OperatorGraph& graph, const Operator& op, std
   case OpType::RMSNorm: return {E::div(in(0), rms(in(0), lastDim(graph, op.inputs[0]), op.value))};
   case OpType::ForLoopSum: return {E::sum(partitionedOf(graph, op).numIterations(), in(0))};
   case OpType::ForLoopRms:
-    return {rms(in(0), lastDim(graph, op.inputs[0]) * partitionedOf(graph, op).numIterations(), op.value)};
+    return {rms(in(0), mugraph::rmsCount(partitionedOf(graph, op), op), op.value)};
   case OpType::GraphDefined: {
     TCX_CHECK(op.body, ErrorKind::InvalidModel, "a graph-defined operator without a body");
     std::vector<std::vector<ExprRef>> body = exprsOfGraph(*op.body, operands);

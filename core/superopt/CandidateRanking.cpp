@@ -78,10 +78,6 @@ verify::VerifyResult verifyOrReject(const verify::VerifyOptions& options, const 
   }
 }
 
-// Candidates estimated this many times slower than the reference are set
-// aside unverified.
-constexpr double kMaxSlowdown = 4;
-
 } // namespace
 
 uint64_t structureHash(const KernelGraph& graph) {

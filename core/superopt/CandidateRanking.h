@@ -16,6 +16,10 @@
 
 namespace tcx::superopt {
 
+// Candidates estimated more than this many times slower than the reference
+// are set aside unverified (SearchProgress::slow).
+inline constexpr double kMaxSlowdown = 4;
+
 // `found` holds distinct graphs (the engine drops repeats as it finds them).
 // Fills result.candidates (best first) and result.referenceMicros; updates
 // the verification counters of `progress`, reporting through `onProgress`.

@@ -63,7 +63,7 @@ struct SearchProgress {
   int64_t invalid = 0;    // extensions rejected by shape or memory checks
   int64_t candidates = 0; // complete μGraphs found (distinct)
   int64_t variants = 0;   // of them, differing from a better-estimated one only in grid or for-loop sizes
-  int64_t slow = 0;       // of the rest, estimated over 4 times slower than the reference (not verified, not kept)
+  int64_t slow = 0;       // of the rest, estimated over kMaxSlowdown times slower than the reference (not kept)
   int64_t verified = 0;   // of the rest, accepted by the verifier
   int64_t rejected = 0;   // of the rest, refuted by the verifier
   int64_t unchecked = 0;  // of the rest, beyond the verification budget (not kept)

@@ -206,7 +206,7 @@ TEST_CASE("ranking sets aside, unverified, a candidate estimated far slower than
   SearchProgress progress;
   SearchOptions o = small(1, 2);
   rankCandidates(r, {{oneBlock, 0.0}}, o, progress, {});
-  REQUIRE(estimateCost(oneBlock).micros > 4 * r.referenceMicros);
+  REQUIRE(estimateCost(oneBlock).micros > kMaxSlowdown * r.referenceMicros);
   CHECK(progress.slow == 1);
   CHECK(progress.verified + progress.rejected + progress.unchecked == 0);
   CHECK(r.candidates.empty());

@@ -194,7 +194,7 @@ private:
 
   // Turns a ForLoopRms buffer's sums of squares into sqrt(mean + epsilon).
   void emitRmsFinish(const mugraph::Operator& op, const Slot& out) {
-    int64_t count = graph_.desc(op.inputs[0]).shape.back() * graph_.numIterations();
+    int64_t count = mugraph::rmsCount(graph_, op);
     loop(numElements(op.outputs[0].shape),
          fmt::format("{0}[i] = sqrtf({0}[i] / {1} + {2});", out.name,
                      cudaLiteral(static_cast<double>(count), DType::F32), cudaLiteral(op.value, DType::F32)));
