@@ -36,10 +36,24 @@ private:
 
 uint64_t graphHash(const OperatorGraph& graph);
 
-uint64_t attributeHash(const Operator& op) {
-  Fnv1a h;
+void hashSetAttributes(const Operator& op, Fnv1a& h) {
   h.str(op.name).u64(static_cast<uint64_t>(op.dtype)).i64(op.inputIndex).i64(op.dim).i64(op.group);
   h.list(op.shape).list(op.imap).list(op.omap).list(op.fmap).f64(op.value);
+}
+
+// What a rank compares besides the operands: the attributes an operator
+// has before it is appended. Its outputs are inferred from them, so an
+// operator a search is about to append ranks as it will once appended.
+uint64_t rankAttributes(const Operator& op) {
+  Fnv1a h;
+  hashSetAttributes(op, h);
+  h.u64(op.body ? graphHash(*op.body) : 0);
+  return h.value();
+}
+
+uint64_t attributeHash(const Operator& op) {
+  Fnv1a h;
+  hashSetAttributes(op, h);
   for (const TensorDesc& d : op.outputs) h.list(d.shape).u64(static_cast<uint64_t>(d.dtype)).list(d.layout.order);
   h.u64(op.body ? graphHash(*op.body) : 0);
   return h.value();
@@ -146,7 +160,7 @@ Rank rankOf(const Operator& op, int ordinal) {
   for (TensorRef t : op.inputs) r.maxInput = std::max(r.maxInput, t.op);
   r.inputs = op.inputs;
   r.type = op.type;
-  r.attributes = op.type == OpType::Input ? static_cast<uint64_t>(ordinal) : attributeHash(op);
+  r.attributes = op.type == OpType::Input ? static_cast<uint64_t>(ordinal) : rankAttributes(op);
   return r;
 }
 

@@ -105,6 +105,14 @@ TEST_CASE("canonical form orders operators by rank and the hash ignores the orde
   CHECK_FALSE(extendsCanonically(a, late));
   late.inputs = {{4, 0}};
   CHECK(extendsCanonically(a, late));
+  // An operator not yet appended (its outputs not inferred) ranks as it will
+  // once appended, so a second copy of the last one, which would compute
+  // the same tensor again, is refused.
+  for (const KernelGraph& g : {a, lora({}), rmsNormMatmul({}), attention({})}) {
+    Operator again = g.ops().back();
+    again.outputs.clear();
+    CHECK_FALSE(extendsCanonically(g, again));
+  }
   CHECK(isCanonical(canonicalize(flashAttention({2, 2, 8, 16, 4}, 2, 2))));
 }
 
