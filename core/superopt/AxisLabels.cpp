@@ -258,6 +258,93 @@ std::optional<TensorLabels> propagateLabels(AxisUnifier& u, const OperatorGraph&
   return std::nullopt;
 }
 
+namespace {
+
+// The labels of a graph-defined operator's outputs, followed through its
+// block graph: each input iterator's chunk is its operand cut by the grid
+// dimensions (outermost) and then the for-loop dimensions, as the
+// interpreter slices it, and each output accumulator reassembles what its
+// omap and fmap concatenate. A grid dimension laid out along a unit
+// dimension (the block reduced its axis, as FlashDecoding's key chunks)
+// makes that dimension index the axis's outer part, so a later graph-defined
+// operator can partition the partial results by head and sum the chunks.
+// nullopt for an output whose labels cannot be followed.
+std::vector<std::optional<TensorLabels>> graphDefinedLabels(AxisUnifier& u, const Operator& op,
+                                                            const std::vector<const TensorLabels*>& operands) {
+  std::vector<std::optional<TensorLabels>> out(op.outputs.size());
+  const PartitionedGraph* body = asPartitioned(*op.body);
+  if (body == nullptr || body->level() != Level::Block) return out;
+  const size_t gridDims = body->gridDims().size();
+  // Per partition dimension (grid first, then for-loop), the outer atoms it
+  // takes of the axis it splits; unknown until an operand is cut by it.
+  std::vector<std::optional<std::vector<int>>> outer(gridDims + body->forLoopDims().size());
+  auto cut = [&](DimLabel& label, size_t dim, int64_t parts) {
+    auto pieces = u.split(label.atoms, parts);
+    if (!pieces) return false;
+    if (outer[dim] && u.expand(*outer[dim]) != u.expand(pieces->first)) return false;
+    outer[dim] = pieces->first;
+    label.atoms = pieces->second;
+    label.partitions |= 1u << (dim < gridDims ? dim : kLoopBit + (dim - gridDims));
+    return true;
+  };
+  std::vector<std::optional<TensorLabels>> labels;
+  for (const Operator& b : body->ops()) {
+    std::vector<const TensorLabels*> in;
+    for (TensorRef t : b.inputs) {
+      const auto& l = labels[static_cast<size_t>(t.op)];
+      in.push_back(l ? &*l : nullptr);
+    }
+    std::optional<TensorLabels> result;
+    if (b.type == OpType::InputIterator) {
+      const TensorLabels* from = operands.at(static_cast<size_t>(b.inputIndex));
+      if (from != nullptr) {
+        result = *from;
+        bool ok = true;
+        for (size_t i = 0; i < gridDims && ok; ++i)
+          if (b.imap[i] != kReplica) ok = cut((*result)[static_cast<size_t>(b.imap[i])], i, body->gridDims()[i]);
+        for (size_t i = 0; i < b.fmap.size() && ok; ++i)
+          if (b.fmap[i] != kReplica)
+            ok = cut((*result)[static_cast<size_t>(b.fmap[i])], gridDims + i, body->forLoopDims()[i]);
+        if (!ok) result.reset();
+      }
+    } else if (b.type == OpType::Constant) {
+      result = TensorLabels(b.outputs[0].shape.size());
+    } else if (b.type != OpType::OutputAccumulator) {
+      result = propagateLabels(u, *body, b, in);
+    }
+    labels.push_back(std::move(result));
+  }
+  std::vector<int> accumulators = body->outputAccumulators();
+  for (size_t k = 0; k < accumulators.size(); ++k) {
+    const Operator& acc = body->op(accumulators[k]);
+    const std::optional<TensorLabels>& x = labels[static_cast<size_t>(acc.inputs[0].op)];
+    if (!x) continue;
+    TensorLabels assembled = *x;
+    bool ok = true;
+    // Grid dimensions are outermost, then for-loop ones: prepend in reverse.
+    auto place = [&](int dim, size_t partition, unsigned bit) {
+      if (dim == kReplica) { // accumulated: only a dimension the block reduced may carry it
+        ok = ok && std::ranges::none_of(assembled, [&](const DimLabel& d) { return d.partitions & (1u << bit); });
+        return;
+      }
+      DimLabel& d = assembled[static_cast<size_t>(dim)];
+      ok = ok && outer[partition].has_value();
+      if (ok) d.atoms.insert(d.atoms.begin(), outer[partition]->begin(), outer[partition]->end());
+      d.partitions &= ~(1u << bit);
+    };
+    for (size_t i = acc.fmap.size(); i-- > 0;) place(acc.fmap[i], gridDims + i, kLoopBit + static_cast<unsigned>(i));
+    for (size_t i = gridDims; i-- > 0;) {
+      ok = ok && acc.omap[i] != kReplica; // every block writing the same place
+      if (ok) place(acc.omap[i], i, static_cast<unsigned>(i));
+    }
+    for (const DimLabel& d : assembled) ok = ok && d.partitions == 0;
+    if (ok) out[k] = std::move(assembled);
+  }
+  return out;
+}
+
+} // namespace
+
 AxisAnalysis::AxisAnalysis(const KernelGraph& reference) {
   Labelled l = run(AxisUnifier{}, reference);
   unifier_ = l.unifier;
@@ -283,10 +370,13 @@ AxisAnalysis::Labelled AxisAnalysis::run(AxisUnifier unifier, const KernelGraph&
       }
     } else if (op.type == OpType::Constant) {
       slot = TensorLabels(op.outputs[0].shape.size());
-    } else if (op.type != OpType::GraphDefined) {
+    } else {
       std::vector<const TensorLabels*> in;
       for (TensorRef t : op.inputs) in.push_back(l.of(t) ? &*l.of(t) : nullptr);
-      slot = propagateLabels(l.unifier, program, op, in);
+      if (op.type == OpType::GraphDefined)
+        l.tensors.back() = graphDefinedLabels(l.unifier, op, in);
+      else
+        slot = propagateLabels(l.unifier, program, op, in);
     }
   }
   return l;

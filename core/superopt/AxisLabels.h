@@ -5,7 +5,7 @@
 // along the dimension carrying it (its imap or fmap entry), and every operand
 // that does not depend on it is replicated (φ). Outputs are assembled along
 // the dimension that carries the axis, or, when the block reduced it away,
-// accumulated (for-loop) or laid out along a free unit dimension for a later
+// accumulated (for-loop) or laid out along the outermost free unit dimension for a later
 // kernel to reduce (grid). This is how FlashDecoding, split-K and Mirage's
 // GQA graphs partition their inputs, and it keeps the search from building
 // partitions that pair unrelated slices, which can never be equivalent.
@@ -73,7 +73,8 @@ public:
 
   struct Labelled {
     AxisUnifier unifier;
-    // [op][output]; nullopt for graph-defined outputs and unfollowed rules.
+    // [op][output]; nullopt where a rule cannot be followed. A graph-defined
+    // operator's outputs are followed through its block graph.
     std::vector<std::vector<std::optional<TensorLabels>>> tensors;
     const std::optional<TensorLabels>& of(mugraph::TensorRef t) const {
       return tensors[static_cast<size_t>(t.op)][static_cast<size_t>(t.output)];

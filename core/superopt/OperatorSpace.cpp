@@ -209,12 +209,18 @@ void forEachAccumulator(const PartitionedGraph& graph, TensorRef x, const Tensor
       if (labels[d].partitions & (1u << bit)) dims.push_back(static_cast<int>(d));
     return dims;
   };
+  // A grid dimension whose axis the block reduced takes the outermost free
+  // unit dimension: the others hold the same partial results in another
+  // shape, which would only multiply the kernel graphs built on them.
   std::vector<std::vector<int>> gridChoices;
+  std::vector<bool> taken(shape.size(), false);
   for (size_t i = 0; i < graph.gridDims().size(); ++i) {
     std::vector<int> dims = carriers(static_cast<unsigned>(i));
-    if (dims.empty())
-      for (size_t d = 0; d < shape.size(); ++d)
-        if (shape[d] == 1 && labels[d].partitions == 0) dims.push_back(static_cast<int>(d));
+    for (size_t d = 0; d < shape.size() && dims.empty(); ++d)
+      if (shape[d] == 1 && labels[d].partitions == 0 && !taken[d]) {
+        dims.push_back(static_cast<int>(d));
+        taken[d] = true;
+      }
     gridChoices.push_back(dims);
   }
   DimMap fmap;

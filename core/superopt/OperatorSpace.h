@@ -46,7 +46,7 @@ void forEachOperator(const mugraph::OperatorGraph& graph, const std::vector<mugr
 // whose axes are `labels` (AxisLabels.h): a partition dimension that splits
 // an axis x still carries maps to that dimension; one that x does not carry
 // was reduced inside the block, so a for-loop accumulates it (φ) and the grid
-// lays the partial results out along a free unit dimension.
+// lays the partial results out along the outermost free unit dimension.
 void forEachAccumulator(const mugraph::PartitionedGraph& graph, mugraph::TensorRef x, const TensorLabels& labels,
                         const std::function<void(mugraph::Operator)>& emit);
 

@@ -11,6 +11,7 @@
 #include "superopt/SearchFrontier.h"
 #include "superopt/SubexprChecker.h"
 #include "superopt/SuperoptSearch.h"
+#include "superopt/TargetCoverage.h"
 
 #include <algorithm>
 #include <atomic>
@@ -76,6 +77,7 @@ public:
       : reference_(reference), options_(options), axes_(reference),
         target_(outputExpr(reference)),
         checker_(target_, options.solver),
+        coverage_(target_),
         vocabulary_(vocabularyFor(reference, target_, options.abstractPruning)),
         limits_(PartitionLimits::of(options.preset, options.maxGridDims, options.maxForLoopDims)),
         output_(reference.desc(reference.outputs()[0])) {
@@ -157,6 +159,7 @@ private:
   AxisAnalysis axes_;
   ExprRef target_;
   SubexprChecker checker_;
+  TargetCoverage coverage_;
   Vocabulary vocabulary_;
   PartitionLimits limits_;
   TensorDesc output_;

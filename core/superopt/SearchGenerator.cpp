@@ -194,6 +194,11 @@ void Engine::expandPending(const std::shared_ptr<const KernelPrefix>& prefix, co
     }
     extendBlock(*prefix, pending.operands, block, ex);
   }
+  // Every child closes a block graph of this partition (TargetCoverage.h).
+  std::vector<std::pair<Coverage, WorkItem>> scored;
+  for (WorkItem& child : ex.children) scored.emplace_back(coverage_.of(child.prefix->exprs.back()), std::move(child));
+  std::ranges::stable_sort(scored, std::ranges::greater{}, &std::pair<Coverage, WorkItem>::first);
+  for (size_t i = 0; i < scored.size(); ++i) ex.children[i] = std::move(scored[i].second);
 }
 
 void Engine::extendBlock(const KernelPrefix& kernel, const std::vector<TensorRef>& operands, BlockPrefix& block,

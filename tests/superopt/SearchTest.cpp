@@ -9,6 +9,7 @@
 #include "superopt/MuGraphCost.h"
 #include "superopt/PartitionSpace.h"
 #include "superopt/SuperoptSearch.h"
+#include "superopt/TargetCoverage.h"
 
 #include <catch2/catch.hpp>
 
@@ -84,6 +85,39 @@ TEST_CASE("axes: GQA's query heads are kv heads times repeats", "[superopt]") {
   CHECK(found);
 }
 
+TEST_CASE("axes follow a graph-defined operator: FlashDecoding's partials index heads and key chunks", "[superopt]") {
+  // Keys split over grid y into 4 chunks of 16; each block's P V [1, 1, 16]
+  // and exp-sum [1, 1, 1] are laid out along their unit dim 1.
+  KernelGraph k("split_keys");
+  TensorRef q = k.input("q", {2, 1, 16});
+  TensorRef kt = k.input("k_t", {2, 16, 64});
+  TensorRef v = k.input("v", {2, 64, 16});
+  auto block = std::make_shared<BlockGraph>(std::vector<TensorDesc>{k.desc(q), k.desc(kt), k.desc(v)},
+                                            Shape{2, 4}, Shape{});
+  TensorRef e =
+      block->exp(block->matmul(block->inputIterator(0, {0, kReplica}, {}), block->inputIterator(1, {0, 2}, {})));
+  block->outputAccumulator(block->matmul(e, block->inputIterator(2, {0, 1}, {})), {0, 1}, {});
+  block->outputAccumulator(block->sum(e, 2, 16), {0, 1}, {});
+  std::vector<TensorRef> partial = k.graphDefined(block, {q, kt, v});
+
+  AxisAnalysis::Labelled l = AxisAnalysis(smallAttention()).label(k);
+  REQUIRE(l.of(partial[0]));
+  REQUIRE(l.of(partial[1]));
+  const TensorLabels &a = *l.of(partial[0]), &b = *l.of(partial[1]); // [2, 4, 16], [2, 4, 1]
+  std::vector<int> keys = l.unifier.expand(l.of(kt)->at(2).atoms);
+  REQUIRE(keys.size() == 2); // the key axis, cut into 4 chunks of 16
+  CHECK(l.unifier.size(keys[0]) == 4);
+  CHECK(l.unifier.expand(a[1].atoms) == std::vector<int>{keys[0]});
+  CHECK(l.unifier.expand(b[1].atoms) == std::vector<int>{keys[0]});
+  CHECK(l.unifier.expand(a[0].atoms) == l.unifier.expand(l.of(q)->at(0).atoms));
+  CHECK(l.unifier.expand(a[2].atoms) == l.unifier.expand(l.of(v)->at(2).atoms));
+  // So a second graph-defined operator can take the partials a head per block.
+  bool perHead = false;
+  for (const GraphPartition& p : enumeratePartitions(l.unifier, {&a, &b}, PartitionLimits{2, 1, 1024}))
+    perHead = perHead || (p.grid == Shape{2} && p.imaps[0] == DimMap{0} && p.imaps[1] == DimMap{0});
+  CHECK(perHead);
+}
+
 TEST_CASE("signatures refute what no axiom can reach, and admit every FlashDecoding term", "[superopt]") {
   using E = AbstractExpr;
   ExprRef q = E::input("q"), k = E::input("k_t"), v = E::input("v");
@@ -97,6 +131,22 @@ TEST_CASE("signatures refute what no axiom can reach, and admit every FlashDecod
   CHECK_FALSE(sig.admits(E::mul(q, v)));                        // q occurs only inside exps, v only outside
   CHECK_FALSE(sig.admits(E::exp(e)));                           // nests exps deeper
   CHECK_FALSE(sig.admits(E::mul(E::input("w"), q)));           // a leaf the target lacks
+}
+
+TEST_CASE("coverage ranks FlashDecoding's partials above blocks that store less of attention", "[superopt]") {
+  using E = AbstractExpr;
+  ExprRef q = E::input("q"), k = E::input("k_t"), v = E::input("v");
+  ExprRef e = E::exp(E::sum(16, E::mul(q, k)));
+  TargetCoverage coverage(E::sum(64, E::mul(E::div(e, E::sum(64, e)), v))); // attention
+  // Over a 16-key tile: the partial numerator and denominator.
+  std::vector<ExprRef> partials{E::sum(16, E::mul(e, v)), E::sum(16, e)};
+  std::vector<ExprRef> scores{E::sum(16, E::mul(q, k))};
+  std::vector<ExprRef> expsAndV{e, E::mul(E::sum(16, v), e)}; // sums V apart: the same pieces, nothing reduced
+  CHECK(coverage.of(partials).pieces == 4);
+  CHECK(coverage.of(scores).pieces == 0);
+  CHECK(coverage.of(expsAndV).pieces == 4);
+  CHECK(coverage.of(partials) > coverage.of(expsAndV));
+  CHECK(coverage.of(expsAndV) > coverage.of(scores));
 }
 
 TEST_CASE("search keeps only verified candidates and finds LoRA's concatenated matmul", "[superopt]") {
@@ -153,6 +203,33 @@ TEST_CASE("search fuses small attention into one kernel per head", "[superopt]")
   CHECK(kernels(best.graph) == 1);
   CHECK(count(best.graph, OpType::Repeat) == 0);
   CHECK(best.estimatedMicros < r.referenceMicros / 2);
+}
+
+TEST_CASE("search splits decode attention's keys over the grid and sums the chunks in a second kernel", "[superopt]") {
+  // Eight heads leave most SMs idle unless the 8,192 keys are split over
+  // the grid: FlashDecoding (Mirage Figure 4b).
+  SearchOptions o = small(2, 6);
+  o.iterativeDeepening = false;
+  o.stateLimit = 2'000'000; // one thread: the same prefixes every run; it is found at about 1.7 million
+  o.verifySeconds = 10;
+  SearchResult r = SuperoptSearch(testing::attention({8, 8, 1, 8192, 32}), o).run();
+  INFO("explored " << r.progress.explored << " prefixes in " << r.progress.elapsedSeconds << " s");
+  REQUIRE(!r.candidates.empty());
+  const Candidate& best = r.candidates.front();
+  CHECK(best.verdict.verdict != verify::Verdict::NotEquivalent);
+  CHECK(best.estimatedMicros < r.referenceMicros);
+  REQUIRE(kernels(best.graph) == 2);
+  CHECK(count(best.graph, OpType::Repeat) == 0);
+  const Operator* split = nullptr;
+  for (const Operator& op : best.graph.ops())
+    if (op.type == OpType::GraphDefined && !split) split = &op;
+  REQUIRE(split);
+  // Heads and key chunks over the grid; the partial sums leave through an
+  // extra dimension that the second kernel reduces.
+  const auto& body = *asPartitioned(*split->body);
+  CHECK(body.gridDims().size() == 2);
+  CHECK(body.gridDims()[0] * body.gridDims()[1] > 2);
+  CHECK(count(*split->body, OpType::Matmul) == 2);
 }
 
 TEST_CASE("iterative deepening finds at Mirage's limits what a smaller limit holds", "[superopt]") {
