@@ -7,6 +7,7 @@
 #include "superopt/CandidateRanking.h"
 #include "superopt/ExprSignature.h"
 #include "superopt/MuGraphCost.h"
+#include "superopt/OperatorSpace.h"
 #include "superopt/PartitionSpace.h"
 #include "superopt/SuperoptSearch.h"
 #include "superopt/TargetCoverage.h"
@@ -116,6 +117,20 @@ TEST_CASE("axes follow a graph-defined operator: FlashDecoding's partials index 
   for (const GraphPartition& p : enumeratePartitions(l.unifier, {&a, &b}, PartitionLimits{2, 1, 1024}))
     perHead = perHead || (p.grid == Shape{2} && p.imaps[0] == DimMap{0} && p.imaps[1] == DimMap{0});
   CHECK(perHead);
+}
+
+TEST_CASE("a grid dim whose axis the block reduced lays the partials along the outermost free unit dim", "[superopt]") {
+  // FlashDecoding's block: grid x over heads, y over key chunks. Its exp-sum
+  // [1, 1, 1] still carries x in dim 0 and has reduced the keys, so y may
+  // go to dim 1 or 2; only dim 1 is offered.
+  BlockGraph block({TensorDesc{{2, 1, 16}}, TensorDesc{{2, 16, 64}}}, Shape{2, 4}, Shape{});
+  TensorRef s = block.matmul(block.inputIterator(0, {0, kReplica}, {}), block.inputIterator(1, {0, 2}, {}));
+  TensorRef z = block.sum(block.exp(s), 2, 16);
+  TensorLabels labels(3);
+  labels[0].partitions = 1; // grid x
+  std::vector<DimMap> omaps;
+  forEachAccumulator(block, z, labels, [&](Operator op) { omaps.push_back(op.omap); });
+  CHECK(omaps == std::vector<DimMap>{{0, 1}});
 }
 
 TEST_CASE("signatures refute what no axiom can reach, and admit every FlashDecoding term", "[superopt]") {
