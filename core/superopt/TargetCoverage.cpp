@@ -6,17 +6,18 @@ namespace tcx::superopt {
 
 namespace {
 
-// The pieces of a normal form that a later operator can build on, without
-// their sum sizes: each summand's product of factors, each factor, and the
-// same of its denominator. A block's partial sum over a tile then matches
-// the target's whole one, and attention's numerator, exp(q k) v, matches
-// whichever side of the division it sits on in the reference.
+// A summand's product of factors, its sum size left out.
 std::string productKey(const NfTerm& t) {
   std::string product;
   for (const NfAtom& a : t.factors) product += a.key + "*";
   return product;
 }
 
+// The pieces of a normal form that a later operator can build on, without
+// their sum sizes: each summand's product of factors, each factor, and the
+// same of its denominator. A block's partial sum over a tile then matches
+// the target's whole one, and attention's numerator, exp(q k) v, matches
+// whichever side of the division it sits on in the reference.
 void collect(const NormalForm& form, std::unordered_set<std::string>& out) {
   for (const NfTerm& t : form.terms()) {
     for (const NfAtom& a : t.factors) out.insert(a.key);

@@ -9,7 +9,7 @@
 // under a time limit, the one partition holding FlashDecoding's split of the
 // keys closes into hundreds of kernel graphs, each opening a space that
 // takes seconds to exhaust; the block storing the partial numerator and
-// denominator (all three pieces of attention's form) is then extended before
+// denominator (all four pieces of attention's form) is then extended before
 // one storing raw scores or a sum of V. The order changes what a limited
 // search reaches first, never what an exhaustive one finds.
 
