@@ -100,6 +100,14 @@ std::optional<std::pair<std::vector<int>, std::vector<int>>> AxisUnifier::split(
   return std::pair{head, std::vector<int>(x.begin() + static_cast<long>(i), x.end())};
 }
 
+std::optional<std::vector<int>> cutLabel(AxisUnifier& unifier, DimLabel& label, int64_t parts, unsigned bit) {
+  auto pieces = unifier.split(label.atoms, parts);
+  if (!pieces) return std::nullopt;
+  label.atoms = pieces->second;
+  label.partitions |= 1u << bit;
+  return pieces->first;
+}
+
 namespace {
 
 DimLabel merged(AxisUnifier& u, const DimLabel& a, int64_t ea, const DimLabel& b, int64_t eb) {
@@ -279,12 +287,10 @@ std::vector<std::optional<TensorLabels>> graphDefinedLabels(AxisUnifier& u, cons
   // takes of the axis it splits; unknown until an operand is cut by it.
   std::vector<std::optional<std::vector<int>>> outer(gridDims + body->forLoopDims().size());
   auto cut = [&](DimLabel& label, size_t dim, int64_t parts) {
-    auto pieces = u.split(label.atoms, parts);
-    if (!pieces) return false;
-    if (outer[dim] && u.expand(*outer[dim]) != u.expand(pieces->first)) return false;
-    outer[dim] = pieces->first;
-    label.atoms = pieces->second;
-    label.partitions |= 1u << (dim < gridDims ? dim : kLoopBit + (dim - gridDims));
+    auto bit = static_cast<unsigned>(dim < gridDims ? dim : kLoopBit + (dim - gridDims));
+    std::optional<std::vector<int>> atoms = cutLabel(u, label, parts, bit);
+    if (!atoms || (outer[dim] && u.expand(*outer[dim]) != u.expand(*atoms))) return false;
+    outer[dim] = std::move(atoms);
     return true;
   };
   std::vector<std::optional<TensorLabels>> labels;

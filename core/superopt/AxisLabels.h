@@ -57,6 +57,12 @@ struct DimLabel {
 using TensorLabels = std::vector<DimLabel>;
 inline constexpr unsigned kLoopBit = 3; // for-loop dimension i is bit kLoopBit + i
 
+// Cuts `label` by a partition dimension (bit `bit`) of `parts` parts, as an
+// input iterator slices the dimension: the chunk keeps the inner atoms and
+// records the bit. Returns the outer atoms, which the partition index runs
+// over; nullopt when `parts` does not divide along the label's factors.
+std::optional<std::vector<int>> cutLabel(AxisUnifier& unifier, DimLabel& label, int64_t parts, unsigned bit);
+
 // The labels of `op`'s first output from its operands' (nullopt when an
 // operand is unknown or the rule does not apply). Input, Constant,
 // InputIterator, OutputAccumulator and GraphDefined are the caller's.

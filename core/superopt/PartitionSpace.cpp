@@ -157,10 +157,7 @@ private:
           (part.*maps)[k].push_back(d);
           if (d == kReplica) continue;
           DimLabel& label = part.chunks[k][static_cast<size_t>(d)];
-          auto cut = part.unifier.split(label.atoms, splits[i].parts);
-          if (!cut) return false;
-          label.atoms = cut->second;
-          label.partitions |= 1u << (firstBit + i);
+          if (!cutLabel(part.unifier, label, splits[i].parts, firstBit + static_cast<unsigned>(i))) return false;
         }
       }
       return true;
