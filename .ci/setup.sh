@@ -5,9 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Qt6Charts' CMake package needs Qt6OpenGL's, which qt6-charts-dev does not
+# pull in (Debian 12): libqt6opengl6-dev is listed for it.
 packages=(
   build-essential cmake ninja-build pkg-config
-  qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev
+  qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
   libgraphviz-dev libz3-dev libsqlite3-dev sqlite3
   catch2 libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
   nlohmann-json3-dev libfmt-dev libcli11-dev
