@@ -13,7 +13,12 @@ int AxisUnifier::fresh(int64_t size) {
   parent_.push_back(static_cast<int>(parent_.size()));
   size_.push_back(size);
   parts_.emplace_back();
+  origin_.push_back(-1);
   return parent_.back();
+}
+
+void AxisUnifier::freeze() {
+  for (size_t a = 0; a < parent_.size(); ++a) origin_[a] = find(static_cast<int>(a));
 }
 
 int64_t AxisUnifier::size(int atom) const { return size_[static_cast<size_t>(find(atom))]; }
@@ -46,6 +51,7 @@ void AxisUnifier::splitAtom(int atom, int64_t outer) {
   int64_t n = size_[static_cast<size_t>(r)];
   int o = fresh(outer), i = fresh(n / outer);
   parts_[static_cast<size_t>(r)] = {o, i};
+  origin_[static_cast<size_t>(o)] = origin_[static_cast<size_t>(i)] = origin_[static_cast<size_t>(r)];
 }
 
 bool AxisUnifier::unify(const std::vector<int>& a, const std::vector<int>& b) {
@@ -55,7 +61,14 @@ bool AxisUnifier::unify(const std::vector<int>& a, const std::vector<int>& b) {
     int64_t sx = size(x[i]), sy = size(y[j]);
     if (sx == sy) {
       int rx = find(x[i]), ry = find(y[j]);
+      int& ox = origin_[static_cast<size_t>(rx)];
+      int oy = origin_[static_cast<size_t>(ry)];
+      if (rx != ry && ox >= 0 && oy >= 0 && ox != oy) {
+        conflicted_ = true;
+        return false;
+      }
       if (rx != ry) parent_[static_cast<size_t>(ry)] = rx;
+      if (ox < 0) ox = oy;
       ++i, ++j;
       continue;
     }
@@ -354,11 +367,20 @@ std::vector<std::optional<TensorLabels>> graphDefinedLabels(AxisUnifier& u, cons
 AxisAnalysis::AxisAnalysis(const KernelGraph& reference) {
   Labelled l = run(AxisUnifier{}, reference);
   unifier_ = l.unifier;
+  unifier_.freeze();
+  if (!reference.outputs().empty()) output_ = l.of(reference.outputs()[0]);
   for (int i : reference.inputOps())
     inputs_.emplace_back(reference.op(i).name, *l.tensors[static_cast<size_t>(i)][0]);
 }
 
 AxisAnalysis::Labelled AxisAnalysis::label(const KernelGraph& program) const { return run(unifier_, program); }
+
+bool AxisAnalysis::indexesOutputAxes(Labelled& labelled, TensorRef t) const {
+  const std::optional<TensorLabels>& got = labelled.of(t);
+  if (!got || !output_ || got->size() != output_->size()) return true;
+  for (size_t d = 0; d < got->size(); ++d) labelled.unifier.unify((*got)[d].atoms, (*output_)[d].atoms);
+  return !labelled.unifier.conflicted();
+}
 
 AxisAnalysis::Labelled AxisAnalysis::run(AxisUnifier unifier, const KernelGraph& program) const {
   Labelled l{std::move(unifier), {}};

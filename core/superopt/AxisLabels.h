@@ -32,8 +32,18 @@ public:
   // of size 1 are dropped (they index nothing).
   std::vector<int> expand(const std::vector<int>& atoms) const;
   // Makes two dimensions index the same axes; false when their factors
-  // cannot be aligned (the dimensions then stay unrelated).
+  // cannot be aligned (the dimensions then stay unrelated), or when they
+  // are different frozen axes (below).
   bool unify(const std::vector<int>& a, const std::vector<int>& b);
+  // Fixes the axes found so far, the reference program's: from now on a
+  // unify that would make two of them one (or factors split from two of
+  // them) is refused and recorded. The reference keeps such axes apart, so
+  // an operator that pairs them (multiplies X's hidden dim by W's output
+  // dim because both are 4096, or reduces one against the other) computes
+  // another function, whatever its abstract expression, which forgets
+  // indices, says.
+  void freeze();
+  bool conflicted() const { return conflicted_; }
   // The outermost factors of `atoms` whose product is `outer`, and the rest;
   // splits an atom where the boundary falls inside it. nullopt when `outer`
   // does not divide along the factors.
@@ -46,6 +56,8 @@ private:
   mutable std::vector<int> parent_;
   std::vector<int64_t> size_;
   std::vector<std::vector<int>> parts_; // decomposition, outermost first
+  std::vector<int> origin_;             // the frozen axis a root derives from; -1: none
+  bool conflicted_ = false;
 };
 
 // One dimension: the axes it indexes and, inside a block or thread graph,
@@ -86,13 +98,22 @@ public:
       return tensors[static_cast<size_t>(t.op)][static_cast<size_t>(t.output)];
     }
   };
+  // Its unifier is conflicted() when the program pairs axes the reference
+  // keeps apart (AxisUnifier::freeze).
   Labelled label(const mugraph::KernelGraph& program) const;
+  // Whether tensor `t` of a labelled program indexes the reference output's
+  // axes, dimension by dimension (true where its axes are unknown). A
+  // program computing the reference's expression into the output's shape
+  // can still lay another axis along a dimension (X's hidden dim where W's
+  // output dim belongs, both 4096): it computes another function.
+  bool indexesOutputAxes(Labelled& labelled, mugraph::TensorRef t) const;
 
 private:
   Labelled run(AxisUnifier unifier, const mugraph::KernelGraph& program) const;
 
   AxisUnifier unifier_;
   std::vector<std::pair<std::string, TensorLabels>> inputs_;
+  std::optional<TensorLabels> output_; // the reference's first output's
 };
 
 } // namespace tcx::superopt

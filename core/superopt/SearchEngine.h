@@ -101,6 +101,8 @@ private:
   // for all its items.
   std::shared_ptr<const std::vector<GraphPartition>> partitionsOf(const std::shared_ptr<const KernelPrefix>& prefix,
                                                                   const std::vector<TensorRef>& operands);
+  // The tensors of `prefix` a graph-defined operator may read.
+  std::vector<TensorRef> graphOperands(const KernelPrefix& prefix, const AxisAnalysis::Labelled& labels) const;
   void appendKernelOp(const KernelPrefix& prefix, Operator op, std::vector<ExprRef> exprs, Expansion& ex);
   void extendBlock(const KernelPrefix& kernel, const std::vector<TensorRef>& operands, BlockPrefix& block,
                    Expansion& ex);
@@ -111,9 +113,13 @@ private:
   bool keep(const ExprRef& e, Expansion& ex) {
     if (!options_.abstractPruning || checker_.isSubexpr(e))
       return true;
+    countPruned(ex);
+    return false;
+  }
+  // In the expansion and in the live count, which the worker takes back.
+  void countPruned(Expansion& ex) {
     ++ex.pruned;
     ++livePruned_;
-    return false;
   }
   // Whether a kernel prefix leaving `unconsumed` tensors can still end with
   // only the program's output unconsumed, with `left` operators to append:

@@ -61,13 +61,15 @@ void Engine::expandKernel(const std::shared_ptr<const KernelPrefix>& prefix, Exp
   const int left = kernelOps_ - dead.kernelOps;
   const int unconsumed = static_cast<int>(dead.tensors.size());
   if (left <= 0 || !canFinish(unconsumed, left)) return;
-
-  // Graph-defined operators: operand sets of tensors whose axes are known;
-  // each set's partitions become work items.
   AxisAnalysis::Labelled labels = axes_.label(g);
-  std::vector<TensorRef> operandsOk;
-  for (TensorRef t : all)
-    if (g.op(t.op).type != OpType::Constant && labels.of(t)) operandsOk.push_back(t);
+  if (labels.unifier.conflicted()) { // its last operator pairs axes the reference keeps apart
+    ++ex.invalid;
+    return;
+  }
+
+  // Graph-defined operators: operand sets of tensors whose axes are known
+  // (graphOperands); each set's partitions become work items.
+  const std::vector<TensorRef> operandsOk = graphOperands(*prefix, labels);
   // Canonical form ranks an operator by its largest operand first, so an
   // operand set whose largest tensor comes before the last operator's
   // largest operand cannot follow it: such sets are never queued.
@@ -109,6 +111,35 @@ void Engine::expandKernel(const std::shared_ptr<const KernelPrefix>& prefix, Exp
   });
 }
 
+std::vector<TensorRef> Engine::graphOperands(const KernelPrefix& prefix, const AxisAnalysis::Labelled& labels) const {
+  const KernelGraph& g = prefix.graph;
+  // Tensors that a graph-defined operator computes, or that derive from
+  // one, are operands only while each such operator's outputs hold target
+  // summands (TargetCoverage::holdsTargetSummands): FlashDecoding's partial
+  // numerators and denominators, GQA's exps. Pruning lets through terms the
+  // target only contains abstractly (gated_mlp's sum(x gate up), which mixes
+  // the two matmuls' products); a graph-defined operator reading one opens a
+  // space that took 37 s on one thread to exhaust at 2 x 4 and holds
+  // nothing, and the search met several before the fused form.
+  std::vector<std::vector<bool>> offTarget;
+  std::vector<TensorRef> operands;
+  for (int i = 0; i < static_cast<int>(g.ops().size()); ++i) {
+    const Operator& op = g.op(i);
+    bool inherited = std::ranges::any_of(op.inputs, [&](TensorRef t) {
+      return offTarget[static_cast<size_t>(t.op)][static_cast<size_t>(t.output)];
+    });
+    offTarget.emplace_back();
+    const std::vector<ExprRef>& exprs = prefix.exprs[static_cast<size_t>(i)];
+    for (int j = 0; j < static_cast<int>(op.outputs.size()); ++j) {
+      bool off = inherited || (op.type == OpType::GraphDefined &&
+                               !coverage_.holdsTargetSummands(exprs[static_cast<size_t>(j)]));
+      offTarget.back().push_back(off);
+      if (!off && op.type != OpType::Constant && labels.of({i, j})) operands.push_back({i, j});
+    }
+  }
+  return operands;
+}
+
 void Engine::appendKernelOp(const KernelPrefix& prefix, Operator op, std::vector<ExprRef> exprs, Expansion& ex) {
   if (options_.canonicalForm && !extendsCanonically(prefix.graph, op)) return;
   auto child = std::make_shared<KernelPrefix>(prefix);
@@ -135,7 +166,12 @@ void Engine::appendKernelOp(const KernelPrefix& prefix, Operator op, std::vector
     // complete program must also contain the reference's, or it computes
     // only part of it (attention without its division).
     if (options_.abstractPruning && !ExprSignature(child->exprs.back()[static_cast<size_t>(j)]).admits(target_)) {
-      ++ex.pruned;
+      countPruned(ex);
+      continue;
+    }
+    AxisAnalysis::Labelled labels = axes_.label(g);
+    if (labels.unifier.conflicted() || !axes_.indexesOutputAxes(labels, out)) {
+      ++ex.invalid;
       continue;
     }
     KernelGraph candidate = g;
@@ -289,6 +325,10 @@ void Engine::tryBlockOp(const KernelPrefix& kernel, const std::vector<TensorRef>
   child.labels.push_back(op.type == OpType::OutputAccumulator
                              ? std::nullopt
                              : propagateLabels(child.unifier, child.graph, added, inLabels));
+  if (child.unifier.conflicted()) { // pairs axes the reference keeps apart
+    ++ex.invalid;
+    return;
+  }
   ++child.ops;
   extendBlock(kernel, operands, child, ex);
 }

@@ -26,6 +26,12 @@ void collect(const NormalForm& form, std::unordered_set<std::string>& out) {
   }
 }
 
+bool summandsIn(const NormalForm& form, const std::unordered_set<std::string>& pieces) {
+  for (const NfTerm& t : form.terms())
+    if (!pieces.count(productKey(t)) || (t.denominator && !summandsIn(*t.denominator, pieces))) return false;
+  return true;
+}
+
 } // namespace
 
 TargetCoverage::TargetCoverage(const ExprRef& target) {
@@ -44,6 +50,11 @@ Coverage TargetCoverage::of(std::span<const ExprRef> exprs) const {
   }
   for (const std::string& s : seen) c.pieces += pieces_.count(s) > 0;
   return c;
+}
+
+bool TargetCoverage::holdsTargetSummands(const ExprRef& e) const {
+  std::optional<NormalFormRef> form = normalForm(e);
+  return form && summandsIn(**form, pieces_);
 }
 
 } // namespace tcx::superopt

@@ -37,6 +37,10 @@ class TargetCoverage {
 public:
   explicit TargetCoverage(const ExprRef& target);
   Coverage of(std::span<const ExprRef> exprs) const;
+  // Whether every summand of `e`'s normal form, and of its denominators, is
+  // a product the target's normal form sums, sum sizes ignored: a partial or
+  // whole result of the target, not just a term pruning lets through.
+  bool holdsTargetSummands(const ExprRef& e) const;
 
 private:
   std::unordered_set<std::string> pieces_;
