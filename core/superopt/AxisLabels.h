@@ -102,7 +102,8 @@ public:
   // keeps apart (AxisUnifier::freeze).
   Labelled label(const mugraph::KernelGraph& program) const;
   // Whether tensor `t` of a labelled program indexes the reference output's
-  // axes, dimension by dimension (true where its axes are unknown). A
+  // axes, dimension by dimension (true where its axes are unknown); unifies
+  // them in `labelled`. A
   // program computing the reference's expression into the output's shape
   // can still lay another axis along a dimension (X's hidden dim where W's
   // output dim belongs, both 4096): it computes another function.

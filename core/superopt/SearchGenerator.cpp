@@ -120,7 +120,8 @@ std::vector<TensorRef> Engine::graphOperands(const KernelPrefix& prefix, const A
   // target only contains abstractly (gated_mlp's sum(x gate up), which mixes
   // the two matmuls' products); a graph-defined operator reading one opens a
   // space that took 37 s on one thread to exhaust at 2 x 4 and holds
-  // nothing, and the search met several before the fused form.
+  // nothing, and the search met several before the fused form. The rule
+  // rests on abstract expressions, so the ablation without them drops it.
   std::vector<std::vector<bool>> offTarget;
   std::vector<TensorRef> operands;
   for (int i = 0; i < static_cast<int>(g.ops().size()); ++i) {
@@ -131,7 +132,7 @@ std::vector<TensorRef> Engine::graphOperands(const KernelPrefix& prefix, const A
     offTarget.emplace_back();
     const std::vector<ExprRef>& exprs = prefix.exprs[static_cast<size_t>(i)];
     for (int j = 0; j < static_cast<int>(op.outputs.size()); ++j) {
-      bool off = inherited || (op.type == OpType::GraphDefined &&
+      bool off = inherited || (options_.abstractPruning && op.type == OpType::GraphDefined &&
                                !coverage_.holdsTargetSummands(exprs[static_cast<size_t>(j)]));
       offTarget.back().push_back(off);
       if (!off && op.type != OpType::Constant && labels.of({i, j})) operands.push_back({i, j});

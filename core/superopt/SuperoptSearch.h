@@ -60,7 +60,7 @@ struct SearchOptions {
 struct SearchProgress {
   int64_t explored = 0;   // prefixes expanded
   int64_t pruned = 0;     // extensions rejected by the abstract-expression check
-  int64_t invalid = 0;    // extensions rejected by shape or memory checks
+  int64_t invalid = 0;    // extensions rejected by shape, memory or axes checks
   int64_t candidates = 0; // complete μGraphs found (distinct)
   int64_t variants = 0;   // of them, differing from a better-estimated one only in grid or for-loop sizes
   int64_t slow = 0;       // of the rest, estimated over kMaxSlowdown times slower than the reference (not kept)
