@@ -249,4 +249,24 @@ void forEachAccumulator(const PartitionedGraph& graph, TensorRef x, const Tensor
   choose(0);
 }
 
+std::vector<TensorRef> graphDefinedOperands(const KernelGraph& graph, const std::vector<std::vector<ExprRef>>& exprs,
+                                            const AxisAnalysis::Labelled& labels, const TargetCoverage* coverage) {
+  std::vector<std::vector<bool>> offTarget;
+  std::vector<TensorRef> operands;
+  for (int i = 0; i < static_cast<int>(graph.ops().size()); ++i) {
+    const Operator& op = graph.op(i);
+    bool inherited = std::ranges::any_of(op.inputs, [&](TensorRef t) {
+      return offTarget[static_cast<size_t>(t.op)][static_cast<size_t>(t.output)];
+    });
+    offTarget.emplace_back();
+    for (int j = 0; j < static_cast<int>(op.outputs.size()); ++j) {
+      bool off = inherited || (coverage && op.type == OpType::GraphDefined &&
+                               !coverage->holdsTargetSummands(exprs[static_cast<size_t>(i)][static_cast<size_t>(j)]));
+      offTarget.back().push_back(off);
+      if (!off && op.type != OpType::Constant && labels.of({i, j})) operands.push_back({i, j});
+    }
+  }
+  return operands;
+}
+
 } // namespace tcx::superopt

@@ -18,6 +18,7 @@
 #include "mugraph/MuGraph.h"
 #include "superopt/AbstractExpr.h"
 #include "superopt/AxisLabels.h"
+#include "superopt/TargetCoverage.h"
 
 #include <functional>
 #include <vector>
@@ -41,6 +42,23 @@ Vocabulary vocabularyFor(const mugraph::KernelGraph& reference, const ExprRef& t
 // word when the operator is appended).
 void forEachOperator(const mugraph::OperatorGraph& graph, const std::vector<mugraph::TensorRef>& available,
                      const Vocabulary& vocabulary, const std::function<void(mugraph::Operator)>& emit);
+
+// The tensors of `graph` (whose tensors' expressions are `exprs` and axes
+// `labels`) that a graph-defined operator may read: those with known axes,
+// constants aside. With `coverage`, a tensor that a graph-defined operator
+// computes, or that derives from one, only while each such operator's
+// outputs hold target summands (TargetCoverage::holdsTargetSummands):
+// FlashDecoding's partial numerators and denominators, GQA's exps. Pruning
+// lets through terms the target contains only abstractly (gated_mlp's
+// sum(x gate up), which mixes the two matmuls' operands); a graph-defined
+// operator reading one opens a space that took 37 s on one thread to
+// exhaust at 2 x 4 and holds nothing, and the search met several before the
+// fused form. The rule rests on abstract expressions: the ablation without
+// them passes no `coverage`.
+std::vector<mugraph::TensorRef> graphDefinedOperands(const mugraph::KernelGraph& graph,
+                                                     const std::vector<std::vector<ExprRef>>& exprs,
+                                                     const AxisAnalysis::Labelled& labels,
+                                                     const TargetCoverage* coverage);
 
 // Calls `emit` with the output accumulators that store block tensor `x`,
 // whose axes are `labels` (AxisLabels.h): a partition dimension that splits

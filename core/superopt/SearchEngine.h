@@ -101,8 +101,6 @@ private:
   // for all its items.
   std::shared_ptr<const std::vector<GraphPartition>> partitionsOf(const std::shared_ptr<const KernelPrefix>& prefix,
                                                                   const std::vector<TensorRef>& operands);
-  // The tensors of `prefix` a graph-defined operator may read.
-  std::vector<TensorRef> graphOperands(const KernelPrefix& prefix, const AxisAnalysis::Labelled& labels) const;
   void appendKernelOp(const KernelPrefix& prefix, Operator op, std::vector<ExprRef> exprs, Expansion& ex);
   void extendBlock(const KernelPrefix& kernel, const std::vector<TensorRef>& operands, BlockPrefix& block,
                    Expansion& ex);

@@ -68,8 +68,9 @@ void Engine::expandKernel(const std::shared_ptr<const KernelPrefix>& prefix, Exp
   }
 
   // Graph-defined operators: operand sets of tensors whose axes are known
-  // (graphOperands); each set's partitions become work items.
-  const std::vector<TensorRef> operandsOk = graphOperands(*prefix, labels);
+  // (graphDefinedOperands); each set's partitions become work items.
+  const std::vector<TensorRef> operandsOk =
+      graphDefinedOperands(g, prefix->exprs, labels, options_.abstractPruning ? &coverage_ : nullptr);
   // Canonical form ranks an operator by its largest operand first, so an
   // operand set whose largest tensor comes before the last operator's
   // largest operand cannot follow it: such sets are never queued.
@@ -109,36 +110,6 @@ void Engine::expandKernel(const std::shared_ptr<const KernelPrefix>& prefix, Exp
     if (!keep(e[0], ex)) return;
     appendKernelOp(*prefix, std::move(op), std::move(e), ex);
   });
-}
-
-std::vector<TensorRef> Engine::graphOperands(const KernelPrefix& prefix, const AxisAnalysis::Labelled& labels) const {
-  const KernelGraph& g = prefix.graph;
-  // Tensors that a graph-defined operator computes, or that derive from
-  // one, are operands only while each such operator's outputs hold target
-  // summands (TargetCoverage::holdsTargetSummands): FlashDecoding's partial
-  // numerators and denominators, GQA's exps. Pruning lets through terms the
-  // target only contains abstractly (gated_mlp's sum(x gate up), which mixes
-  // the two matmuls' products); a graph-defined operator reading one opens a
-  // space that took 37 s on one thread to exhaust at 2 x 4 and holds
-  // nothing, and the search met several before the fused form. The rule
-  // rests on abstract expressions, so the ablation without them drops it.
-  std::vector<std::vector<bool>> offTarget;
-  std::vector<TensorRef> operands;
-  for (int i = 0; i < static_cast<int>(g.ops().size()); ++i) {
-    const Operator& op = g.op(i);
-    bool inherited = std::ranges::any_of(op.inputs, [&](TensorRef t) {
-      return offTarget[static_cast<size_t>(t.op)][static_cast<size_t>(t.output)];
-    });
-    offTarget.emplace_back();
-    const std::vector<ExprRef>& exprs = prefix.exprs[static_cast<size_t>(i)];
-    for (int j = 0; j < static_cast<int>(op.outputs.size()); ++j) {
-      bool off = inherited || (options_.abstractPruning && op.type == OpType::GraphDefined &&
-                               !coverage_.holdsTargetSummands(exprs[static_cast<size_t>(j)]));
-      offTarget.back().push_back(off);
-      if (!off && op.type != OpType::Constant && labels.of({i, j})) operands.push_back({i, j});
-    }
-  }
-  return operands;
 }
 
 void Engine::appendKernelOp(const KernelPrefix& prefix, Operator op, std::vector<ExprRef> exprs, Expansion& ex) {

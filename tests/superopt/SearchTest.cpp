@@ -15,6 +15,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <set>
 
 using namespace tcx;
 using namespace tcx::mugraph;
@@ -63,6 +64,27 @@ SearchResult searchOneLoopedKernel(const KernelGraph& reference, SearchOptions o
   return r;
 }
 
+// A prefix of FlashDecoding over smallAttention's q [2, 1, 16], k_t
+// [2, 16, 64] and v [2, 64, 16]: its first kernel splits the keys over grid
+// y into 4 chunks of 16; each block's P V [1, 1, 16] and exp-sum [1, 1, 1]
+// are laid out along their unit dim 1.
+struct SplitKeys {
+  KernelGraph k{"split_keys"};
+  TensorRef q = k.input("q", {2, 1, 16});
+  TensorRef kt = k.input("k_t", {2, 16, 64});
+  TensorRef v = k.input("v", {2, 64, 16});
+  std::vector<TensorRef> partial;
+  SplitKeys() {
+    auto block = std::make_shared<BlockGraph>(std::vector<TensorDesc>{k.desc(q), k.desc(kt), k.desc(v)},
+                                              Shape{2, 4}, Shape{});
+    TensorRef e =
+        block->exp(block->matmul(block->inputIterator(0, {0, kReplica}, {}), block->inputIterator(1, {0, 2}, {})));
+    block->outputAccumulator(block->matmul(e, block->inputIterator(2, {0, 1}, {})), {0, 1}, {});
+    block->outputAccumulator(block->sum(e, 2, 16), {0, 1}, {});
+    partial = k.graphDefined(block, {q, kt, v});
+  }
+};
+
 } // namespace
 
 TEST_CASE("axes: GQA's query heads are kv heads times repeats", "[superopt]") {
@@ -87,19 +109,10 @@ TEST_CASE("axes: GQA's query heads are kv heads times repeats", "[superopt]") {
 }
 
 TEST_CASE("axes follow a graph-defined operator: FlashDecoding's partials index heads and key chunks", "[superopt]") {
-  // Keys split over grid y into 4 chunks of 16; each block's P V [1, 1, 16]
-  // and exp-sum [1, 1, 1] are laid out along their unit dim 1.
-  KernelGraph k("split_keys");
-  TensorRef q = k.input("q", {2, 1, 16});
-  TensorRef kt = k.input("k_t", {2, 16, 64});
-  TensorRef v = k.input("v", {2, 64, 16});
-  auto block = std::make_shared<BlockGraph>(std::vector<TensorDesc>{k.desc(q), k.desc(kt), k.desc(v)},
-                                            Shape{2, 4}, Shape{});
-  TensorRef e =
-      block->exp(block->matmul(block->inputIterator(0, {0, kReplica}, {}), block->inputIterator(1, {0, 2}, {})));
-  block->outputAccumulator(block->matmul(e, block->inputIterator(2, {0, 1}, {})), {0, 1}, {});
-  block->outputAccumulator(block->sum(e, 2, 16), {0, 1}, {});
-  std::vector<TensorRef> partial = k.graphDefined(block, {q, kt, v});
+  SplitKeys prefix;
+  KernelGraph& k = prefix.k;
+  const TensorRef q = prefix.q, kt = prefix.kt, v = prefix.v;
+  const std::vector<TensorRef>& partial = prefix.partial;
 
   AxisAnalysis::Labelled l = AxisAnalysis(smallAttention()).label(k);
   REQUIRE(l.of(partial[0]));
@@ -214,6 +227,40 @@ TEST_CASE("graph-defined outputs that hold target summands are partials or whole
                                          E::sum(64, E::mul(x, up)))));
 }
 
+TEST_CASE("graph-defined operators read graph-defined outputs only when those hold target summands", "[superopt]") {
+  SplitKeys prefix;
+  KernelGraph& k = prefix.k;
+  const TensorRef q = prefix.q, kt = prefix.kt;
+  const std::vector<TensorRef>& partial = prefix.partial;
+  // Raw scores from a graph-defined operator, a head per block: attention
+  // has q k only inside its exps.
+  auto raw = std::make_shared<BlockGraph>(std::vector<TensorDesc>{k.desc(q), k.desc(kt)}, Shape{2}, Shape{});
+  raw->outputAccumulator(raw->matmul(raw->inputIterator(0, {0}, {}), raw->inputIterator(1, {0}, {})), {0}, {});
+  TensorRef scores = k.graphDefined(raw, {q, kt})[0];
+  TensorRef expScores = k.exp(scores);
+  TensorRef predefined = k.matmul(q, kt); // the same scores from a pre-defined operator
+
+  KernelGraph reference = smallAttention();
+  AxisAnalysis::Labelled labels = AxisAnalysis(reference).label(k);
+  REQUIRE(labels.of(scores));
+  REQUIRE(labels.of(expScores));
+  TargetCoverage coverage(outputExpr(reference));
+  auto readable = [&](const TargetCoverage* c) {
+    std::vector<TensorRef> r = graphDefinedOperands(k, exprsOf(k), labels, c);
+    return std::set<TensorRef>(r.begin(), r.end());
+  };
+  std::set<TensorRef> ruled = readable(&coverage);
+  CHECK(ruled.contains(partial[0]));
+  CHECK(ruled.contains(partial[1]));
+  CHECK(ruled.contains(predefined));
+  CHECK(ruled.contains(q));
+  CHECK_FALSE(ruled.contains(scores));
+  CHECK_FALSE(ruled.contains(expScores)); // computed from the raw scores
+  std::set<TensorRef> unruled = readable(nullptr); // the ablation without abstract expressions
+  CHECK(unruled.contains(scores));
+  CHECK(unruled.contains(expScores));
+}
+
 TEST_CASE("search keeps only verified candidates and finds LoRA's concatenated matmul", "[superopt]") {
   SearchOptions o = small(2, 1);
   o.threads = 2;
@@ -228,9 +275,9 @@ TEST_CASE("search keeps only verified candidates and finds LoRA's concatenated m
   CHECK(best.estimatedMicros < r.referenceMicros);
   CHECK(kernels(best.graph) == 2);                     // X A, then (X || XA) x (W || B)
   CHECK(count(best.graph, OpType::ConcatMatmul) == 1);
-  // Abstract expressions admit non-equivalent programs (X B + (X A) W has
-  // X W + (X A) B's); pairing axes the reference keeps apart, they are
-  // refused before the verifier.
+  // Abstract expressions admit programs that are not equivalent: before the
+  // axes rules this search sent some to the verifier, which rejected them.
+  // They pair axes the reference keeps apart and are now refused before it.
   CHECK(r.progress.rejected == 0);
 }
 
