@@ -26,6 +26,8 @@ struct GpuPreset {
   int sectorBytes;           // DRAM access granularity (32-byte sectors)
   int sharedMemoryPerBlock;  // bytes a thread block may opt in to (μGraph block-graph budget)
   int registersPerThread;    // 32-bit registers a thread may use (μGraph thread-graph budget)
+  double smClockHz;          // SM boost clock
+  int maxThreadsPerSm;       // resident threads an SM holds
 };
 
 const std::vector<GpuPreset>& gpuPresets();

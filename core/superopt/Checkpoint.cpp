@@ -19,8 +19,9 @@ namespace {
 
 constexpr const char* kFormat = "tcx-superopt-checkpoint";
 // 2: a work item's partition range counts size classes (PartitionSpace.h);
-// the deepening pass ("level").
-constexpr int kVersion = 2;
+// the deepening pass ("level"). 3: passes at one kernel operator come
+// between the two-operator ones, so a level indexes other limits.
+constexpr int kVersion = 3;
 
 json progressJson(const SearchProgress& p) {
   return {{"explored", p.explored},
@@ -58,7 +59,8 @@ std::vector<std::pair<int, int>> deepeningLevels(const SearchOptions& o) {
   if (!o.iterativeDeepening) return {{o.maxKernelOps, o.maxBlockOps}};
   std::vector<std::pair<int, int>> levels;
   int kernelOps = std::min(2, o.maxKernelOps);
-  for (int b = 1; b <= o.maxBlockOps; ++b) levels.emplace_back(kernelOps, b);
+  for (int b = 1; b <= o.maxBlockOps; ++b)
+    for (int k = 1; k <= kernelOps; ++k) levels.emplace_back(k, b);
   for (int k = kernelOps + 1; k <= o.maxKernelOps; ++k) levels.emplace_back(k, o.maxBlockOps);
   return levels;
 }

@@ -1,5 +1,7 @@
 #include "superopt/MuGraphCost.h"
 
+#include "codegen/mugraph/MuGraphCuda.h"
+#include "codegen/mugraph/PartitionedCode.h"
 #include "mugraph/LoopPhase.h"
 #include "mugraph/Validate.h"
 
@@ -25,6 +27,20 @@ constexpr int64_t kMinTensorCoreTile = 16;
 constexpr double kL2OverHbm = 2.5;
 // Hardware limit on resident thread blocks per SM (Hopper and Ampere).
 constexpr int64_t kMaxBlocksPerSm = 32;
+// Cycles one thread of the generated code (codegen/mugraph) spends per step
+// of its serial work (stepsPerElement below). Fitted to 80 H100 timings of
+// MHA candidates and the reference, whose bytes and flops are nearly equal
+// and whose times differ 9-fold (docs/superopt.md, "The serial path"):
+// - a pre-defined operator's step reads device memory, mostly a line L1
+//   already holds (a row read in order, or one element all threads share);
+// - a block's input iterator's step fetches a new line from L2 or HBM,
+//   overlapped with a few others of the unrolled copy;
+// - a step on shared memory or registers;
+// - the barrier after each block operator.
+constexpr double kElementStepCycles = 115;
+constexpr double kDeviceStepCycles = 200;
+constexpr double kLocalStepCycles = 20;
+constexpr double kBarrierCycles = 50;
 
 double bytesOf(const TensorDesc& d) {
   return static_cast<double>(numElements(d.shape)) * static_cast<double>(dtypeSize(d.dtype));
@@ -96,6 +112,66 @@ Work opWork(const OperatorGraph& g, const Operator& op) {
   }
 }
 
+// The serial path: the generated code gives each thread a chain of steps
+// that it runs one after another, a reduction's whole length for each output
+// element it computes. Bandwidth and flops do not see it, yet a block graph
+// that sums a whole row in one thread, or a pre-defined Sum with one thread
+// per row, takes that chain's time however few bytes it moves.
+double stepsPerElement(const OperatorGraph& g, const Operator& op) {
+  auto last = [&](size_t i) { return static_cast<double>(g.desc(op.inputs[i]).shape.back()); };
+  switch (op.type) {
+  case OpType::Matmul: return last(0);
+  case OpType::ConcatMatmul: return last(0) + last(1);
+  case OpType::Sum: return static_cast<double>(op.group);
+  case OpType::RMSNorm: return last(0) + 1;
+  case OpType::ForLoopRms: return last(0);
+  default: return 1;
+  }
+}
+
+double ceilDiv(double n, double d) { return std::ceil(n / d); }
+
+// The elements an operator's loop runs over: an accumulator adds its operand.
+double loopElements(const OperatorGraph& g, const Operator& op) {
+  if (op.type == OpType::OutputAccumulator) return elementsOf(g.desc(op.inputs[0]));
+  if (op.type == OpType::ForLoopRms) return elementsOf(g.desc(op.inputs[0])) / stepsPerElement(g, op);
+  return elementsOf(op.outputs.front());
+}
+
+// Cycles of one thread of a thread graph: each runs the whole graph for its
+// partitions, one after another, every tensor in registers.
+double threadGraphCycles(const PartitionedGraph& t) {
+  std::vector<LoopPhase> phases = loopPhases(t);
+  double perPartition = 0;
+  for (size_t i = 0; i < t.ops().size(); ++i) {
+    const Operator& op = t.ops()[i];
+    if (op.type == OpType::Reshape || op.type == OpType::Constant) continue;
+    double times = runsIn(op, phases[i]) == LoopPhase::Body ? static_cast<double>(t.numIterations()) : 1;
+    perPartition += times * loopElements(t, op) * stepsPerElement(t, op) * kLocalStepCycles;
+  }
+  return ceilDiv(static_cast<double>(t.numPartitions()), mugraphcuda::kBlockThreads) * perPartition;
+}
+
+// Cycles of one block of a block graph: its threads share each operator's
+// loop, a barrier after each.
+double blockPathCycles(const PartitionedGraph& block) {
+  std::vector<LoopPhase> phases = loopPhases(block);
+  double cycles = 0;
+  for (size_t i = 0; i < block.ops().size(); ++i) {
+    const Operator& op = block.ops()[i];
+    if (op.type == OpType::Reshape || op.type == OpType::Constant) continue;
+    double step = 0;
+    if (op.type == OpType::GraphDefined)
+      step = threadGraphCycles(*op.body);
+    else
+      step = ceilDiv(loopElements(block, op), mugraphcuda::kBlockThreads) * stepsPerElement(block, op) *
+             (op.type == OpType::InputIterator ? kDeviceStepCycles : kLocalStepCycles);
+    double times = runsIn(op, phases[i]) == LoopPhase::Body ? static_cast<double>(block.numIterations()) : 1;
+    cycles += times * (step + kBarrierCycles);
+  }
+  return cycles;
+}
+
 double computeSeconds(const Work& w, const GpuPreset& p) {
   return w.tensorFlops / (p.tensorFlops16 * p.computeEfficiency) + w.simtFlops / p.simtFlops32;
 }
@@ -137,17 +213,23 @@ Traffic blockTraffic(const PartitionedGraph& block, const GpuPreset& p) {
   return t;
 }
 
+// Blocks of a graph-defined operator's kernel resident on one SM at once:
+// as many as its threads, its shared memory and the hardware allow.
+int64_t blocksPerSm(const PartitionedGraph& block, const GpuPreset& p) {
+  int64_t shared = sharedMemoryBytes(block);
+  int64_t byThreads = p.maxThreadsPerSm / static_cast<int64_t>(mugraphcuda::kBlockThreads);
+  int64_t byShared = shared > 0 ? p.sharedMemoryPerBlock / shared : kMaxBlocksPerSm;
+  return std::clamp<int64_t>(std::min(byThreads, byShared), 1, kMaxBlocksPerSm);
+}
+
 // The fraction of the GPU a grid keeps busy. Within one wave, every SM that
 // holds a block is assumed to reach its share of bandwidth and compute (a
-// μGraph block is large enough to keep its loads in flight), so only a grid
-// smaller than the SM count loses; over several waves the last, partial wave
-// idles the rest of the slots.
+// μGraph block keeps enough loads in flight; where it does not, its serial
+// path bounds the kernel), so only a grid smaller than the SM count loses;
+// over several waves the last, partial wave idles the rest of the slots.
 double parallelEfficiency(const PartitionedGraph& block, const GpuPreset& p) {
-  int64_t shared = sharedMemoryBytes(block);
-  int64_t perSm = shared > 0 ? std::clamp<int64_t>(p.sharedMemoryPerBlock / shared, 1, kMaxBlocksPerSm)
-                             : kMaxBlocksPerSm;
   double blocks = static_cast<double>(block.numPartitions());
-  double slots = static_cast<double>(p.smCount * perSm);
+  double slots = static_cast<double>(p.smCount * blocksPerSm(block, p));
   if (blocks <= slots) return std::min(1.0, blocks / p.smCount);
   return blocks / (std::ceil(blocks / slots) * slots);
 }
@@ -158,7 +240,7 @@ KernelCost kernelCost(const KernelGraph& g, int index, const GpuPreset& p) {
   k.op = index;
   Work work = opWork(g, op);
   k.flops = work.flops();
-  double memory = 0, efficiency = 1;
+  double memory = 0, efficiency = 1, serial = 0;
   double hbmSpeed = p.hbmBytesPerSecond * p.bandwidthEfficiency;
   if (op.type == OpType::GraphDefined) {
     const PartitionedGraph& block = *op.body;
@@ -166,17 +248,27 @@ KernelCost kernelCost(const KernelGraph& g, int index, const GpuPreset& p) {
     k.deviceBytes = t.hbm + t.l2;
     memory = t.hbm / hbmSpeed + t.l2 / (kL2OverHbm * hbmSpeed);
     efficiency = parallelEfficiency(block, p);
+    double waves = ceilDiv(static_cast<double>(block.numPartitions()),
+                           static_cast<double>(p.smCount * blocksPerSm(block, p)));
+    serial = waves * blockPathCycles(block) / p.smClockHz;
     k.what = fmt::format("graph-defined {} blocks x {} iterations", fmt::join(block.gridDims(), "x"),
                          block.numIterations());
   } else {
     for (TensorRef t : op.inputs) k.deviceBytes += bytesOf(g.desc(t));
     for (const TensorDesc& d : op.outputs) k.deviceBytes += bytesOf(d);
     memory = k.deviceBytes / hbmSpeed;
+    // One thread per output element, every step a load from device memory.
+    double waves = ceilDiv(elementsOf(op.outputs.front()), static_cast<double>(p.smCount * p.maxThreadsPerSm));
+    serial = waves * stepsPerElement(g, op) * kElementStepCycles / p.smClockHz;
     k.what = opTypeName(op.type);
   }
   double compute = computeSeconds(work, p);
-  double busy = std::max(memory, compute) / efficiency;
-  k.bound = p.launchSeconds > busy ? "launch" : memory >= compute ? "memory" : "compute";
+  double throughput = std::max(memory, compute) / efficiency;
+  double busy = std::max(throughput, serial);
+  k.bound = p.launchSeconds > busy ? "launch"
+            : serial > throughput  ? "serial"
+            : memory >= compute    ? "memory"
+                                   : "compute";
   k.micros = (p.launchSeconds + busy) * 1e6;
   return k;
 }

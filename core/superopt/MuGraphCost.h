@@ -4,7 +4,9 @@
 // is present). Every kernel-level operator is one kernel launch; a
 // graph-defined operator costs what its blocks move between device and
 // shared memory and what they compute, in waves over the SMs; pre-defined
-// operators stream their operands and results through device memory.
+// operators stream their operands and results through device memory. A
+// kernel takes at least its serial path: the chain of steps one thread of
+// the generated code runs one after another (MuGraphCost.cpp).
 
 #include "cost/GpuPreset.h"
 #include "mugraph/MuGraph.h"
@@ -20,7 +22,7 @@ struct KernelCost {
   double micros = 0;   // estimated time of this kernel
   double deviceBytes = 0; // bytes read and written in device memory
   double flops = 0;
-  const char* bound = "memory"; // "memory", "compute", "launch"
+  const char* bound = "memory"; // "memory", "compute", "serial" (MuGraphCost.cpp), "launch"
 };
 
 struct MuGraphCost {

@@ -106,12 +106,19 @@ using ProgressFn = std::function<void(const SearchProgress&)>;
 std::string spaceSettings(const SearchOptions& options);
 
 // The limits of each pass of iterative deepening, as (kernel ops, block ops):
-// two kernel operators (fewer if the limit is lower) with one block operator
-// more per pass up to maxBlockOps, then one kernel operator more per pass up
-// to maxKernelOps. A pass repeats its predecessors' space, a small part of
-// its own as the space grows exponentially with the limits. With a time
-// limit, a pass that has not exhausted its space within half of the time
-// left yields to the next one, keeping what it found. Without deepening, the full limits alone.
+// for each block operator limit up to maxBlockOps, one kernel operator, then
+// two (fewer if the limit is lower); then one kernel operator more per pass
+// up to maxKernelOps. A pass repeats its predecessors' space, a small part
+// of its own as the space grows exponentially with the limits.
+//
+// The one-operator passes are there for one-kernel forms with large block
+// graphs (RMSNorm fused into the matmul needs 6 block operators): a
+// two-operator pass is depth first, so it extends every complete first
+// operator with a second before it tries the next block graph, and reaches
+// such a form only after minutes. A one-operator pass is a small part of the
+// two-operator one's space. With a time limit, a pass that has not
+// exhausted its space within half of the time left yields to the next one,
+// keeping what it found. Without deepening, the full limits alone.
 std::vector<std::pair<int, int>> deepeningLevels(const SearchOptions& options);
 
 class SuperoptSearch {

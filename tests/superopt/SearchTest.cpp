@@ -352,10 +352,22 @@ TEST_CASE("search splits decode attention's keys over the grid and sums the chun
   CHECK(count(body, OpType::Matmul) == 2);
 }
 
+TEST_CASE("deepening runs one and two kernel operators at each block limit, then more kernel operators",
+          "[superopt]") {
+  using Levels = std::vector<std::pair<int, int>>;
+  SearchOptions o = small(5, 3);
+  CHECK(deepeningLevels(o) == Levels{{1, 1}, {2, 1}, {1, 2}, {2, 2}, {1, 3}, {2, 3}, {3, 3}, {4, 3}, {5, 3}});
+  o = small(1, 2);
+  CHECK(deepeningLevels(o) == Levels{{1, 1}, {1, 2}});
+  o = small(5, 3);
+  o.iterativeDeepening = false;
+  CHECK(deepeningLevels(o) == Levels{{5, 3}});
+}
+
 TEST_CASE("iterative deepening finds at Mirage's limits what a smaller limit holds", "[superopt]") {
   KernelGraph lora = testing::lora({16, 64, 64, 16});
   SearchOptions o = small(5, 7);
-  o.stateLimit = 15'000; // one thread: the same prefixes every run; the first pass ends within it
+  o.stateLimit = 30'000; // one thread: the same prefixes every run; the first passes end within it
   o.verifySeconds = 3;   // the first trials go to the reference's normal form first, then best estimated
   SearchResult deep = SuperoptSearch(lora, o).run();
   REQUIRE(!deep.candidates.empty());
@@ -374,14 +386,14 @@ TEST_CASE("iterative deepening finds at Mirage's limits what a smaller limit hol
 TEST_CASE("with a time limit, a pass that outlasts its share yields to the deeper passes", "[superopt]") {
   SearchOptions o = small(2, 7);
   o.threads = 2;
-  o.timeLimitSeconds = 4; // 7 passes; those past 2 x 4 cannot exhaust attention's space in their share
+  o.timeLimitSeconds = 8; // 14 passes; those past 2 x 4 cannot exhaust attention's space in their share
   o.verifySeconds = 1;
   SearchResult r = SuperoptSearch(smallAttention(), o).run();
   INFO("explored " << r.progress.explored << ", passes cut " << r.progress.passesCut);
   CHECK(r.progress.passesCut > 0);
   CHECK(r.progress.blockOps == 7); // the last pass was reached
   CHECK(r.stop == StopReason::TimeLimit);
-  CHECK(r.progress.elapsedSeconds < 4.5);
+  CHECK(r.progress.elapsedSeconds < 8.5);
 }
 
 TEST_CASE("ranking sets aside, unverified, a candidate estimated far slower than the reference", "[superopt]") {
