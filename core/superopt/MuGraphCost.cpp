@@ -138,37 +138,39 @@ double loopElements(const OperatorGraph& g, const Operator& op) {
   return elementsOf(op.outputs.front());
 }
 
+// Calls f(op, times) for each operator of `g` that emits code, with how many
+// times one block or thread runs it: once per iteration in the loop's body.
+template <class F>
+void forEachEmitted(const PartitionedGraph& g, F f) {
+  std::vector<LoopPhase> phases = loopPhases(g);
+  for (size_t i = 0; i < g.ops().size(); ++i) {
+    const Operator& op = g.ops()[i];
+    if (op.type == OpType::Reshape || op.type == OpType::Constant) continue;
+    f(op, runsIn(op, phases[i]) == LoopPhase::Body ? static_cast<double>(g.numIterations()) : 1.0);
+  }
+}
+
 // Cycles of one thread of a thread graph: each runs the whole graph for its
 // partitions, one after another, every tensor in registers.
 double threadGraphCycles(const PartitionedGraph& t) {
-  std::vector<LoopPhase> phases = loopPhases(t);
   double perPartition = 0;
-  for (size_t i = 0; i < t.ops().size(); ++i) {
-    const Operator& op = t.ops()[i];
-    if (op.type == OpType::Reshape || op.type == OpType::Constant) continue;
-    double times = runsIn(op, phases[i]) == LoopPhase::Body ? static_cast<double>(t.numIterations()) : 1;
+  forEachEmitted(t, [&](const Operator& op, double times) {
     perPartition += times * loopElements(t, op) * stepsPerElement(t, op) * kLocalStepCycles;
-  }
+  });
   return ceilDiv(static_cast<double>(t.numPartitions()), mugraphcuda::kBlockThreads) * perPartition;
 }
 
 // Cycles of one block of a block graph: its threads share each operator's
 // loop, a barrier after each.
 double blockPathCycles(const PartitionedGraph& block) {
-  std::vector<LoopPhase> phases = loopPhases(block);
   double cycles = 0;
-  for (size_t i = 0; i < block.ops().size(); ++i) {
-    const Operator& op = block.ops()[i];
-    if (op.type == OpType::Reshape || op.type == OpType::Constant) continue;
-    double step = 0;
-    if (op.type == OpType::GraphDefined)
-      step = threadGraphCycles(*op.body);
-    else
-      step = ceilDiv(loopElements(block, op), mugraphcuda::kBlockThreads) * stepsPerElement(block, op) *
-             (op.type == OpType::InputIterator ? kDeviceStepCycles : kLocalStepCycles);
-    double times = runsIn(op, phases[i]) == LoopPhase::Body ? static_cast<double>(block.numIterations()) : 1;
+  forEachEmitted(block, [&](const Operator& op, double times) {
+    double step = op.type == OpType::GraphDefined
+                      ? threadGraphCycles(*op.body)
+                      : ceilDiv(loopElements(block, op), mugraphcuda::kBlockThreads) * stepsPerElement(block, op) *
+                            (op.type == OpType::InputIterator ? kDeviceStepCycles : kLocalStepCycles);
     cycles += times * (step + kBarrierCycles);
-  }
+  });
   return cycles;
 }
 
