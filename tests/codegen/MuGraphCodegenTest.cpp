@@ -71,7 +71,7 @@ TEST_CASE("Kernel-level operators are one kernel each, and a Reshape views its o
   CHECK(c.buffers.size() == 3 + 7);
 }
 
-TEST_CASE("Mirage's GQA program: one block per KV head and chunk; the output is a view", "[mugraph-codegen]") {
+TEST_CASE("Mirage's GQA program: one block per KV head and chunk, the output is a view", "[mugraph-codegen]") {
   AttentionShape s{.heads = 8, .kvHeads = 2, .queryLen = 1, .kvLen = 16, .headDim = 4};
   MuGraphCuda c = generateMuGraphCuda(mirageGqa(s, 2, 2));
   REQUIRE(c.launches.size() == 2);

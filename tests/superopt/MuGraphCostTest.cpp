@@ -99,7 +99,7 @@ TEST_CASE("LoRA's concat-matmul form is estimated faster than three matmuls and 
   CHECK(concat.micros < separate.micros);
 }
 
-TEST_CASE("a grid of one block uses one SM; 128 blocks use the GPU", "[superopt][cost]") {
+TEST_CASE("a grid of one block uses one SM, 128 blocks use the GPU", "[superopt][cost]") {
   const GpuPreset& preset = defaultGpuPreset();
   MuGraphCost one = estimateCost(rowwiseExp(128, 1), preset);
   MuGraphCost wide = estimateCost(rowwiseExp(128, 128), preset);
@@ -107,14 +107,16 @@ TEST_CASE("a grid of one block uses one SM; 128 blocks use the GPU", "[superopt]
   checkBreakdown(wide);
   CHECK(one.kernels[0].deviceBytes == wide.kernels[0].deviceBytes);
   CHECK(one.kernels[0].deviceBytes == 2.0 * 128 * 512 * 2);
-  // Beyond the launch, time scales with the SMs each grid keeps busy: 1 and 128.
+  // Beyond the launch, time scales with the rows each block takes in turn:
+  // one block's 256 threads keep too few loads in flight to stream, so its
+  // serial path bounds it, 128 times as long as a row's.
   double launch = preset.launchSeconds * 1e6;
   CHECK(one.micros - launch == Approx(128 * (wide.micros - launch)));
-  CHECK(one.kernels[0].bound == std::string("memory"));
+  CHECK(one.kernels[0].bound == std::string("serial"));
   CHECK(wide.kernels[0].bound == std::string("launch"));
 }
 
-TEST_CASE("Reshape is a free view; Repeat streams its output", "[superopt][cost]") {
+TEST_CASE("Reshape is a free view, Repeat streams its output", "[superopt][cost]") {
   KernelGraph view("view");
   view.markOutput(view.reshape(view.input("x", {4, 1024}), {4096}));
   MuGraphCost free = estimateCost(view);
@@ -131,7 +133,8 @@ TEST_CASE("Reshape is a free view; Repeat streams its output", "[superopt][cost]
   CHECK(copy.micros > 0);
 }
 
-TEST_CASE("a large f16 matmul is compute-bound on tensor cores; f32 runs on SIMT units", "[superopt][cost]") {
+TEST_CASE("a large matmul with a thread per output element is bound by its serial path, f16 as f32",
+          "[superopt][cost]") {
   auto gemm = [](DType dtype) {
     KernelGraph k("gemm");
     k.markOutput(k.matmul(k.input("a", {4096, 4096}, dtype), k.input("b", {4096, 4096}, dtype)));
@@ -139,12 +142,17 @@ TEST_CASE("a large f16 matmul is compute-bound on tensor cores; f32 runs on SIMT
   };
   MuGraphCost half = gemm(DType::F16), single = gemm(DType::F32);
   CHECK(half.kernels[0].flops == 2.0 * 4096 * 4096 * 4096);
-  CHECK(half.kernels[0].bound == std::string("compute"));
-  CHECK(single.kernels[0].bound == std::string("compute"));
+  // The generated kernel has no tensor cores and no tiling: each thread runs
+  // a dot product of 4,096 steps, and 16.8 M outputs take 63 waves of the
+  // GPU's resident threads, far longer than the flops or the bytes.
+  CHECK(half.kernels[0].bound == std::string("serial"));
+  CHECK(single.kernels[0].bound == std::string("serial"));
+  CHECK(half.micros == Approx(single.micros));
   const GpuPreset& p = defaultGpuPreset();
-  double launch = p.launchSeconds * 1e6;
-  CHECK((single.micros - launch) / (half.micros - launch) ==
-        Approx(p.tensorFlops16 * p.computeEfficiency / p.simtFlops32));
+  double waves = std::ceil(4096.0 * 4096 / (p.smCount * p.maxThreadsPerSm));
+  CHECK(waves == 63);
+  CHECK(half.micros > waves * 4096 * 100 / p.smClockHz * 1e6);
+  CHECK(half.micros < waves * 4096 * 200 / p.smClockHz * 1e6);
 }
 
 TEST_CASE("kernel launches: Reshape is a view, inputs and constants launch nothing", "[superopt][cost]") {

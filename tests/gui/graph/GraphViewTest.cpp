@@ -107,7 +107,7 @@ TEST_CASE("expanding a collapsed layer draws its items", "[gui]") {
   CHECK(view.selected() == ItemRef{ItemKind::Group, "/model/layers.1"});
 }
 
-TEST_CASE("highlight and heat recolour items; empty clears", "[gui]") {
+TEST_CASE("highlight and heat recolour items, empty clears", "[gui]") {
   GraphView view;
   Graph g = samples::buildLlama3Decode(smallLlama());
   REQUIRE(show(view, computationGraph(g, allGroups(scopeTree(g)))));

@@ -16,7 +16,7 @@ ErrorKind errorOnGraphInput(const std::string& opType, TensorType inputType, siz
 
 } // namespace
 
-TEST_CASE("Shape returns a clamped slice of the dimensions; Size the element count", "[metadata]") {
+TEST_CASE("Shape returns a clamped slice of the dimensions, Size the element count", "[metadata]") {
   Tensor x(DType::BF16, {2, 3, 4});
   requireClose(runOp1("Shape", {x}), i64({3}, {2, 3, 4}));
   requireClose(runOp1("Shape", {x}, attrs({{"start", 1}})), i64({2}, {3, 4}));
