@@ -1,6 +1,5 @@
 #include "superopt/MuGraphCost.h"
 
-#include "codegen/mugraph/MuGraphCuda.h"
 #include "codegen/mugraph/PartitionedCode.h"
 #include "mugraph/LoopPhase.h"
 #include "mugraph/Validate.h"

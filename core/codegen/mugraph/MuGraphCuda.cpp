@@ -19,6 +19,8 @@ using mugraphcuda::Slot;
 
 namespace {
 
+constexpr unsigned kElementThreads = 256;
+
 // ld/st convert between storage types and float, so that generated code
 // reads and writes every tensor alike (ElementCode.h).
 constexpr const char* kPrelude = R"(#include <cuda_fp16.h>

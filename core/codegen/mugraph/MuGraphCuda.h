@@ -45,10 +45,6 @@ struct MuGraphCuda {
   std::vector<int> outputBuffers;      // per KernelGraph::outputs(), in order
 };
 
-// The threads of a block of a pre-defined operator's kernel, one per output
-// element.
-inline constexpr unsigned kElementThreads = 256;
-
 // The largest dynamic shared memory an H100 block may opt in to.
 inline constexpr int64_t kMaxSharedBytesPerBlock = 227 * 1024;
 
