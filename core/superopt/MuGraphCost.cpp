@@ -69,11 +69,15 @@ Work matmulWork(const TensorDesc& out, DType dtype, double k) {
 
 Work opWork(const OperatorGraph& g, const Operator& op);
 
-// How many times `op` of `body` runs: once per partition, and once per
-// iteration too when it runs in the loop's body (LoopPhase.h).
+// How many times one partition of `body` runs `op`: once per iteration when
+// it runs in the loop's body (LoopPhase.h), else once.
+double runsPerPartition(const PartitionedGraph& body, const Operator& op, LoopPhase phase) {
+  return runsIn(op, phase) == LoopPhase::Body ? static_cast<double>(body.numIterations()) : 1;
+}
+
+// How many times all partitions of `body` run `op`.
 double runs(const PartitionedGraph& body, const Operator& op, LoopPhase phase) {
-  double times = static_cast<double>(body.numPartitions());
-  return runsIn(op, phase) == LoopPhase::Body ? times * static_cast<double>(body.numIterations()) : times;
+  return static_cast<double>(body.numPartitions()) * runsPerPartition(body, op, phase);
 }
 
 Work bodyWork(const PartitionedGraph& body) {
@@ -145,7 +149,7 @@ void forEachEmitted(const PartitionedGraph& g, F f) {
   for (size_t i = 0; i < g.ops().size(); ++i) {
     const Operator& op = g.ops()[i];
     if (op.type == OpType::Reshape || op.type == OpType::Constant) continue;
-    f(op, runsIn(op, phases[i]) == LoopPhase::Body ? static_cast<double>(g.numIterations()) : 1.0);
+    f(op, runsPerPartition(g, op, phases[i]));
   }
 }
 
