@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Shared by run.sh and test.sh: install the Debian packages tcx needs (only
-# those missing), then configure and build with the default preset.
-# Idempotent and incremental: a second run only rebuilds what changed.
+# those missing) and configure the default preset. Each caller then builds
+# what it needs: run.sh the programs it runs, test.sh everything.
+# Idempotent: a second run installs and configures nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Qt6Charts' CMake package needs Qt6OpenGL's, which qt6-charts-dev does not
 # pull in (Debian 12): libqt6opengl6-dev is listed for it.
 packages=(
-  build-essential cmake ninja-build pkg-config
+  build-essential cmake ninja-build pkg-config ccache
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
   libgraphviz-dev libz3-dev libsqlite3-dev sqlite3
   catch2 libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
@@ -27,4 +28,3 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 [ -f build/build.ninja ] || cmake --preset default
-cmake --build --preset default

@@ -46,6 +46,7 @@ view::DisplayGraph computationGraph(const DotOptions& opts, Graph graph) {
 view::DisplayGraph strategyGraph(const DotOptions& opts, Graph graph) {
   VtcSession session(std::move(graph), defaultGpuPreset());
   session.select(opts.constraints);
+  opts.model.printPassTimings(session.passTimings());
   if (opts.view == "vtog") return view::buildVtogGraph(session.vtog(), view::vtogAnnotations(session));
   return view::buildPointsToGraph(session.strategy());
 }

@@ -5,7 +5,7 @@
 #include "ModelOptions.h"
 
 #include "backend/KernelExport.h"
-#include "cost/GpuPreset.h"
+#include "target/GpuPreset.h"
 #include "pipeline/VtcSession.h"
 
 #include <fmt/format.h>
@@ -28,6 +28,7 @@ struct ExportOptions {
 int exportPlan(const ExportOptions& opts) {
   VtcSession session(opts.model.load(), defaultGpuPreset(), PlanOptions{.donateInputs = !opts.noDonate});
   session.select(opts.constraints);
+  opts.model.printPassTimings(session.passTimings());
   const ExecPlan& plan = opts.strategy == "baseline" ? session.baselinePlan() : session.optimizedPlan();
   const backend::KernelExportSummary summary =
       backend::exportKernels(plan, opts.out, {.arch = opts.arch, .smCount = opts.smCount});

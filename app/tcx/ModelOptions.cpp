@@ -2,12 +2,15 @@
 
 #include "onnx/OnnxImporter.h"
 
+#include <fmt/format.h>
+
 namespace tcx::cli {
 
 void ModelOptions::addTo(CLI::App& command) {
   command.add_option("MODEL", path, "ONNX model file (.onnx)")->required()->check(CLI::ExistingFile);
   command.add_option("--dim", dims, "Bind a symbolic input dimension, NAME=SIZE (repeatable)")
       ->type_name("NAME=SIZE");
+  command.add_flag("--time-passes", timePasses, "Print the wall time of every compiler pass to stderr");
 }
 
 Graph ModelOptions::load() const {
@@ -26,7 +29,19 @@ Graph ModelOptions::load() const {
     }
     options.dimBindings[binding.substr(0, eq)] = size;
   }
-  return importOnnx(path, options);
+  PassTimings timings;
+  options.timings = &timings;
+  Graph graph = importOnnx(path, options);
+  printPassTimings(timings);
+  return graph;
+}
+
+void ModelOptions::printPassTimings(const PassTimings& timings) const {
+  if (!timePasses) return;
+  fmt::print(stderr, "pass timings (wall):\n");
+  for (const PassTiming& t : timings.entries())
+    fmt::print(stderr, "  {:<14} {:<24} {:>10.3f} ms\n", t.pipeline, t.pass, t.seconds * 1e3);
+  fmt::print(stderr, "  {:<39} {:>10.3f} ms\n", "total", timings.totalSeconds() * 1e3);
 }
 
 } // namespace tcx::cli

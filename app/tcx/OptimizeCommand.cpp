@@ -6,7 +6,7 @@
 
 #include "backend/GpuBackend.h"
 
-#include "cost/GpuPreset.h"
+#include "target/GpuPreset.h"
 #include "pipeline/VtcSession.h"
 #include "report/VtcReport.h"
 
@@ -143,6 +143,7 @@ int optimize(const OptimizeOptions& opts) {
   std::unique_ptr<SavingOracle> oracle;
   if (opts.oracle == "profile") oracle = backend::makeProfileOracle(session, planOptions);
   session.select(opts.constraints, oracle.get());
+  opts.model.printPassTimings(session.passTimings());
   if (oracle) backend::measureSession(session, 20);
   if (!opts.report.empty()) writeVtcReport(opts.report, session, {opts.model.path, opts.commandLine});
   if (opts.json) {

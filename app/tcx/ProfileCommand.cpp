@@ -9,7 +9,7 @@
 #include "ModelOptions.h"
 
 #include "backend/GpuBackend.h"
-#include "cost/GpuPreset.h"
+#include "target/GpuPreset.h"
 #include "exec/RandomInputs.h"
 #include "exec/ReferenceExecutor.h"
 #include "pipeline/VtcSession.h"
@@ -75,6 +75,7 @@ int profile(const ProfileOptions& opts) {
   const backend::GpuStatus gpu = backend::gpuStatus();
   VtcSession session(opts.model.load(), defaultGpuPreset(), PlanOptions{.donateInputs = !opts.noDonate});
   session.select(opts.constraints);
+  opts.model.printPassTimings(session.passTimings());
   auto inputs = randomInputs(session.graph(), 1);
   std::optional<ExecutionResult> reference;
   if (opts.check) reference = ReferenceExecutor(session.graph()).run(inputs);

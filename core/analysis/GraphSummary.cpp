@@ -1,4 +1,5 @@
 #include "analysis/GraphSummary.h"
+#include "ops/OpDef.h"
 
 #include <algorithm>
 
@@ -26,9 +27,9 @@ GraphSummary summarizeGraph(const Graph& graph) {
   for (const Node* node : graph.nodes()) {
     OpCount& c = counts[node->opType()];
     c.opType = node->opType();
-    c.dataMovement = node->isDataMovement();
+    c.dataMovement = node->op().isDataMovement();
     ++c.count;
-    if (node->isDataMovement()) ++s.numDataMovementNodes;
+    if (node->op().isDataMovement()) ++s.numDataMovementNodes;
     for (const Value* out : node->outputs()) {
       bool isOutput = out->isGraphOutput();
       s.tensors.push_back({out->name(), out->type(), isOutput ? TensorSummary::Kind::Output : TensorSummary::Kind::Intermediate,

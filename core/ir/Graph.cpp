@@ -1,6 +1,5 @@
 #include "ir/Graph.h"
 
-#include "ops/OpRegistry.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -14,7 +13,6 @@ void Value::setConstant(Tensor value) {
   constant_ = std::move(value);
 }
 
-bool Node::isDataMovement() const { return op_->isDataMovement(); }
 
 std::string Node::describe() const { return fmt::format("node '{}' ({})", name_, opType_); }
 
@@ -58,13 +56,14 @@ Value* Graph::addConstant(const std::string& name, Tensor value) {
   return v;
 }
 
-Node* Graph::addNode(const std::string& opType, const std::vector<Value*>& inputs,
+Node* Graph::addNode(const OpDef& op, const std::string& opType, const std::vector<Value*>& inputs,
                      const std::vector<std::string>& outputNames, AttrMap attrs, const std::string& nodeName) {
-  const OpDef* op = OpRegistry::instance().find(opType);
-  std::string name = nodeName.empty() ? fmt::format("{}_{}", opType, nodes_.size()) : nodeName;
-  TCX_CHECK(op != nullptr, ErrorKind::Unsupported, "node '{}': op '{}' is not supported by tcx", name, opType);
-  nodes_.push_back(std::unique_ptr<Node>(new Node(name, opType, op)));
+  std::string name = nodeName;
+  while (name.empty() || nodeByName_.count(name))
+    name = fmt::format("{}_{}", nodeName.empty() ? opType : nodeName, nodeNameCounter_++);
+  nodes_.push_back(std::unique_ptr<Node>(new Node(name, opType, &op)));
   Node* node = nodes_.back().get();
+  nodeByName_[name] = node;
   node->attrs_ = std::move(attrs);
   for (size_t i = 0; i < inputs.size(); ++i)
     if (inputs[i]) node->setInput(i, inputs[i]);
@@ -109,9 +108,8 @@ Value* Graph::findValue(const std::string& name) const {
 }
 
 Node* Graph::findNode(const std::string& name) const {
-  for (const auto& n : nodes_)
-    if (n->name() == name) return n.get();
-  return nullptr;
+  auto it = nodeByName_.find(name);
+  return it == nodeByName_.end() ? nullptr : it->second;
 }
 
 void Graph::replaceAllUsesWith(Value* from, Value* to) {
@@ -119,19 +117,24 @@ void Graph::replaceAllUsesWith(Value* from, Value* to) {
   std::vector<Use> uses = from->uses_;
   for (const Use& u : uses) u.user->setInput(u.operand, to);
   if (from->graphOutput_) {
-    std::replace(outputs_.begin(), outputs_.end(), from, to);
+    if (to->graphOutput_)
+      std::erase(outputs_, from);
+    else
+      std::replace(outputs_.begin(), outputs_.end(), from, to);
     from->graphOutput_ = false;
     to->graphOutput_ = true;
   }
 }
 
 void Graph::eraseNode(Node* node) {
+  auto it = std::find_if(nodes_.begin(), nodes_.end(), [&](const auto& p) { return p.get() == node; });
+  TCX_CHECK(it != nodes_.end(), ErrorKind::Internal, "erasing {}, which is not a node of this graph", node->describe());
   for (Value* out : node->outputs_)
     TCX_CHECK(out->uses_.empty() && !out->graphOutput_, ErrorKind::Internal,
               "erasing {} whose result '{}' is still used", node->describe(), out->name());
   for (size_t i = 0; i < node->inputs_.size(); ++i) node->setInput(i, nullptr);
   for (Value* out : node->outputs_) out->producer_ = nullptr;
-  auto it = std::find_if(nodes_.begin(), nodes_.end(), [&](const auto& p) { return p.get() == node; });
+  nodeByName_.erase(node->name());
   nodes_.erase(it);
 }
 

@@ -71,7 +71,6 @@ public:
   const std::string& name() const { return name_; }
   const std::string& opType() const { return opType_; }
   const OpDef& op() const { return *op_; }
-  bool isDataMovement() const;
 
   const std::vector<Value*>& inputs() const { return inputs_; }
   const std::vector<Value*>& outputs() const { return outputs_; }
@@ -117,10 +116,14 @@ public:
   Value* addInput(const std::string& name, TensorType type);
   // A new constant value (an initializer).
   Value* addConstant(const std::string& name, Tensor value);
-  // A new node of `opType` (looked up in the op registry; Unsupported if
-  // absent) with the given operands (nullptr for an omitted optional input)
-  // and fresh, untyped results named `outputNames` (made unique).
-  Node* addNode(const std::string& opType, const std::vector<Value*>& inputs,
+  // A new node of the op `op`, whose name is `opType` (the IR holds OpDef
+  // opaque: the registry sits above it, and `addNode(Graph&, opType, ...)` in
+  // ops/OpRegistry.h looks both up), with the given operands (nullptr for an
+  // omitted optional input) and fresh, untyped results named `outputNames`
+  // (made unique). The node is named `nodeName`, or `<opType>_<n>` when that
+  // is empty, with a suffix if another node has the name already: views and
+  // reports find nodes by name.
+  Node* addNode(const OpDef& op, const std::string& opType, const std::vector<Value*>& inputs,
                 const std::vector<std::string>& outputNames, AttrMap attrs = {},
                 const std::string& nodeName = {});
   void markOutput(Value* value);
@@ -136,9 +139,12 @@ public:
   Value* findValue(const std::string& name) const;
   Node* findNode(const std::string& name) const;
 
-  // Redirects every use of `from` (and its graph-output mark) to `to`.
+  // Redirects every use of `from` (and its graph-output mark) to `to`. Where
+  // both are graph outputs, `to` stays in its own place only: a value is an
+  // output once.
   void replaceAllUsesWith(Value* from, Value* to);
-  // Erases a node whose results have no uses and are not graph outputs.
+  // Erases a node of this graph whose results have no uses and are not graph
+  // outputs.
   void eraseNode(Node* node);
   // Erases values that no node produces or uses and that are neither inputs
   // nor outputs (constants left behind by folding, for instance).
@@ -157,9 +163,11 @@ private:
   std::vector<std::unique_ptr<Node>> nodes_;
   std::vector<std::unique_ptr<Value>> values_;
   std::unordered_map<std::string, Value*> valueByName_;
+  std::unordered_map<std::string, Node*> nodeByName_;
   std::vector<Value*> inputs_;
   std::vector<Value*> outputs_;
   size_t nameCounter_ = 0;
+  size_t nodeNameCounter_ = 0;
 };
 
 } // namespace tcx

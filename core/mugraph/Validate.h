@@ -4,7 +4,7 @@
 // budgets of a GPU preset and dead tensors (Mirage Algorithm 1, lines 18
 // and 29).
 
-#include "cost/GpuPreset.h"
+#include "target/GpuPreset.h"
 #include "mugraph/MuGraph.h"
 
 #include <string>

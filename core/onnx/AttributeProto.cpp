@@ -43,7 +43,14 @@ Attribute attributeFromProto(const AttributeProto& proto, const std::string& bas
   case AttributeProto::FLOATS: return toVector<float>(proto.floats());
   case AttributeProto::INTS: return toVector<int64_t>(proto.ints());
   case AttributeProto::STRINGS: return toVector<std::string>(proto.strings());
-  default: break;
+  case AttributeProto::UNDEFINED: // typeOf never returns it
+  case AttributeProto::GRAPH:
+  case AttributeProto::SPARSE_TENSOR:
+  case AttributeProto::TYPE_PROTO:
+  case AttributeProto::TENSORS:
+  case AttributeProto::GRAPHS:
+  case AttributeProto::SPARSE_TENSORS:
+  case AttributeProto::TYPE_PROTOS: break;
   }
   raise(ErrorKind::Unsupported, "attribute '{}' is of kind {}, which is not supported", proto.name(),
         AttributeProto::AttributeType_Name(type));

@@ -1,6 +1,6 @@
 #include "onnx/OnnxImporter.h"
 
-#include "ir/Verifier.h"
+#include "ops/Verifier.h"
 #include "onnx/DeclaredTypes.h"
 #include "onnx/Files.h"
 #include "onnx/NodeImport.h"
@@ -8,8 +8,7 @@
 #include "onnx/TensorProto.h"
 #include "onnx/ValueTypes.h"
 #include "ops/OpRegistry.h"
-#include "passes/DeadCodeElimination.h"
-#include "passes/InferAndFold.h"
+#include "passes/GraphPasses.h"
 
 #include <onnx/onnx_pb.h>
 
@@ -60,8 +59,7 @@ public:
     importNodes();
     importOutputs();
     graph_.topologicalSort();
-    inferAndFold(graph_, FoldOptions{.fold = options_.foldConstants});
-    eliminateDeadCode(graph_);
+    graphCleanupPipeline(FoldOptions{.fold = options_.foldConstants}).run(graph_, options_.timings);
     checkOutputTypes();
     verifyGraph(graph_);
     return std::move(graph_);
@@ -169,7 +167,7 @@ private:
     TCX_CHECK(op, ErrorKind::Unsupported, "op '{}' is not supported by tcx", node.opType);
     checkAgainstOpDef(node, *op);
     for (const std::string& out : node.outputs) checkUndefined(out);
-    Node* created = graph_.addNode(node.opType, {}, node.outputs, std::move(node.attrs), node.name);
+    Node* created = graph_.addNode(*op, node.opType, {}, node.outputs, std::move(node.attrs), node.name);
     return {created, std::move(node.inputs)};
   }
 

@@ -3,6 +3,7 @@
 // inferred and shape computations folded away.
 
 #include "ir/Graph.h"
+#include "passes/PassPipeline.h"
 
 #include <cstdint>
 #include <map>
@@ -17,6 +18,8 @@ struct ImportOptions {
   // input values can then be inferred.
   std::map<std::string, Tensor> inputBindings;
   bool foldConstants = true;
+  // Where the canonicalising passes record their times (--time-passes).
+  PassTimings* timings = nullptr;
 };
 
 // Imports the model in `path`; external data is read relative to its folder.

@@ -1,7 +1,7 @@
 #include "onnx/OpsetAdapter.h"
 
 #include "ir/Dispatch.h"
-#include "ir/GraphBuilder.h"
+#include "ops/GraphBuilder.h"
 #include "onnx/DeclaredTypes.h"
 #include "onnx/ElemType.h"
 

@@ -6,7 +6,7 @@
 // so an op's index logic lives in one place.
 
 #include "ir/Tensor.h"
-#include "vt/MappingFunction.h"
+#include "index/MappingFunction.h"
 
 #include <optional>
 #include <span>

@@ -61,6 +61,14 @@ OpDef& OpRegistry::edit(const std::string& name) {
   return *it->second;
 }
 
+Node* addNode(Graph& graph, const std::string& opType, const std::vector<Value*>& inputs,
+              const std::vector<std::string>& outputNames, AttrMap attrs, const std::string& nodeName) {
+  const OpDef* op = OpRegistry::instance().find(opType);
+  TCX_CHECK(op != nullptr, ErrorKind::Unsupported, "node '{}': op '{}' is not supported by tcx",
+            nodeName.empty() ? opType : nodeName, opType);
+  return graph.addNode(*op, opType, inputs, outputNames, std::move(attrs), nodeName);
+}
+
 CudaExprFn cudaCall(std::string function) {
   return [function = std::move(function)](const CudaExprContext& ctx) {
     std::string args;

@@ -2,6 +2,7 @@
 // The registry of supported ops. Built once, on first use, by the
 // registration functions of each op family (ops/Registration.h).
 
+#include "ir/Graph.h"
 #include "ops/OpDef.h"
 
 #include <map>
@@ -27,5 +28,10 @@ public:
 private:
   std::map<std::string, std::unique_ptr<OpDef>> ops_;
 };
+
+// A new node of the registered op `opType` in `graph` (Graph::addNode with
+// its OpDef); raises Unsupported, naming the node and op, if tcx has no such op.
+Node* addNode(Graph& graph, const std::string& opType, const std::vector<Value*>& inputs,
+              const std::vector<std::string>& outputNames, AttrMap attrs = {}, const std::string& nodeName = {});
 
 } // namespace tcx

@@ -2,21 +2,29 @@
 
 #include "cost/CostOracle.h"
 #include "fusion/FusionPass.h"
+#include "ops/Verifier.h"
 
 #include <fmt/format.h>
+#include <set>
 
 namespace tcx {
 
 VtcSession::VtcSession(Graph graph, const GpuPreset& preset, PlanOptions options)
     : graph_(std::make_unique<Graph>(std::move(graph))), costModel_(preset), options_(options) {
-  kernels_ = std::make_unique<KernelGraph>(fuseOperators(*graph_));
-  vtog_ = std::make_unique<Vtog>(buildVtog(*kernels_));
-  costOracle_ = std::make_unique<CostOracle>(*kernels_, *vtog_, costModel_, options_);
-  noStrategy_ = std::make_unique<PointsToGraph>(*vtog_, std::set<int>{});
+  PassPipeline<VtcSession> open("vtc", &VtcSession::verifyState);
+  open.add("fusion", [](VtcSession& s) { s.kernels_ = std::make_unique<KernelGraph>(fuseOperators(*s.graph_)); });
+  open.add("vtog", [](VtcSession& s) {
+    s.vtog_ = std::make_unique<Vtog>(buildVtog(*s.kernels_));
+    s.costOracle_ = std::make_unique<CostOracle>(*s.kernels_, *s.vtog_, s.costModel_, s.options_);
+    s.noStrategy_ = std::make_unique<PointsToGraph>(*s.vtog_, std::set<int>{});
+  });
   // The baseline is what a compiler without virtual tensors runs: every
   // data-movement op a kernel, functional updates into fresh buffers.
-  baseline_ = std::make_unique<ExecPlan>(lowerToPlan(*kernels_, *noStrategy_, PlanOptions{.donateInputs = false}));
-  baselineLatency_ = estimate(*baseline_);
+  open.add("baseline-plan", [](VtcSession& s) {
+    s.baseline_ = std::make_unique<ExecPlan>(lowerToPlan(*s.kernels_, *s.noStrategy_, PlanOptions{.donateInputs = false}));
+  });
+  open.add("baseline-estimate", [](VtcSession& s) { s.baselineLatency_ = s.estimate(*s.baseline_); });
+  open.run(*this, &timings_);
 }
 
 VtcSession::~VtcSession() = default;
@@ -36,17 +44,42 @@ void VtcSession::select(const EdgeConstraintSpecs& specs, SavingOracle* oracle) 
   select(c, oracle);
 }
 
+// What select() computes, built aside and adopted only once every pass has
+// run, so that rejected constraints leave the session as it was.
+struct VtcSession::Selection {
+  GreedyResult greedy;
+  std::unique_ptr<PointsToGraph> strategy;
+  std::unique_ptr<ExecPlan> optimized;
+  PlanLatency optimizedLatency;
+};
+
 void VtcSession::select(const StrategyConstraints& constraints, SavingOracle* oracle) {
   SavingOracle& o = oracle ? *oracle : *costOracle_;
-  GreedyResult result = runGlobalGreedy(*vtog_, o, constraints);
+  PassPipeline<Selection> pipeline("vtc-select", [](const Selection& s) {
+    if (!s.strategy) return;
+    std::vector<std::string> problems = s.strategy->problems();
+    TCX_CHECK(problems.empty(), ErrorKind::Internal, "invalid points-to graph: {}", problems.front());
+  });
+  pipeline.add("global-greedy", [&](Selection& s) { s.greedy = runGlobalGreedy(*vtog_, o, constraints); });
+  pipeline.add("points-to", [&](Selection& s) { s.strategy = std::make_unique<PointsToGraph>(*vtog_, s.greedy.selected); });
+  pipeline.add("plan-lowering", [&](Selection& s) {
+    s.optimized = std::make_unique<ExecPlan>(lowerToPlan(*kernels_, *s.strategy, options_));
+  });
+  pipeline.add("estimate", [&](Selection& s) { s.optimizedLatency = estimate(*s.optimized); });
+  Selection next;
+  PassTimings timings;
+  pipeline.run(next, &timings);
+
   constraints_ = constraints;
-  greedy_ = std::move(result);
+  greedy_ = std::move(next.greedy);
   selectionSource_ = o.source();
-  strategy_ = std::make_unique<PointsToGraph>(*vtog_, greedy_.selected);
-  optimized_ = std::make_unique<ExecPlan>(lowerToPlan(*kernels_, *strategy_, options_));
-  optimizedLatency_ = estimate(*optimized_);
+  strategy_ = std::move(next.strategy);
+  optimized_ = std::move(next.optimized);
+  optimizedLatency_ = std::move(next.optimizedLatency);
   baselineLatency_ = estimate(*baseline_);
   measuredOn_.clear();
+  timings_.forget(pipeline.name());
+  timings_.append(timings);
 }
 
 void VtcSession::setMeasuredLatency(PlanLatency baseline, PlanLatency optimized, std::string device) {
@@ -64,6 +97,17 @@ PlanLatency VtcSession::estimate(const ExecPlan& plan) const {
     l.perKernel.push_back(e);
   }
   return l;
+}
+
+void VtcSession::verifyState() const {
+  verifyGraph(*graph_);
+  if (!kernels_) return;
+  std::set<const Node*> fused;
+  for (const FusedKernel& k : kernels_->kernels())
+    for (const Node* n : k.nodes)
+      TCX_CHECK(fused.insert(n).second, ErrorKind::Internal, "fusion placed node '{}' in two kernels", n->name());
+  for (const Node* n : graph_->nodes())
+    TCX_CHECK(fused.count(n), ErrorKind::Internal, "fusion left node '{}' out of every kernel", n->name());
 }
 
 } // namespace tcx

@@ -4,10 +4,17 @@
 // (Algorithm 2) under the user's constraints -> points-to graph -> plans
 // (baseline: every data-movement op a kernel; optimized) -> latency and
 // memory. Changing constraints re-runs selection only.
+//
+// Both halves are pass pipelines (passes/PassPipeline.h): "vtc" (fusion,
+// vtog, baseline-plan, baseline-estimate) when the session opens and
+// "vtc-select" (global-greedy, points-to, plan-lowering, estimate) on each
+// select(), timed into passTimings() and verified after every pass when
+// verification is on.
 
 #include "cost/CostModel.h"
 #include "fusion/KernelGraph.h"
 #include "plan/ExecPlan.h"
+#include "passes/PassPipeline.h"
 #include "plan/PlanLowering.h"
 #include "vt/GlobalGreedy.h"
 #include "vt/PointsToGraph.h"
@@ -74,8 +81,15 @@ public:
 
   int resolveEdge(const std::string& spec) const;
 
+  // The times of the "vtc" pipeline and of the latest "vtc-select".
+  const PassTimings& passTimings() const { return timings_; }
+
 private:
+  struct Selection;
   PlanLatency estimate(const ExecPlan& plan) const;
+  // The invariants the passes keep: the graph verifies, fusion covers every
+  // node exactly once, the chosen points-to graph is valid.
+  void verifyState() const;
 
   std::unique_ptr<Graph> graph_;
   std::unique_ptr<KernelGraph> kernels_;
@@ -93,6 +107,7 @@ private:
   PlanLatency baselineLatency_, optimizedLatency_;
   std::string selectionSource_;
   std::string measuredOn_;
+  PassTimings timings_;
 };
 
 } // namespace tcx

@@ -6,7 +6,7 @@
 // virtual tensor already placed), and the buffer plan.
 
 #include "fusion/KernelGraph.h"
-#include "vt/MappingFunction.h"
+#include "index/MappingFunction.h"
 
 #include <string>
 #include <unordered_map>

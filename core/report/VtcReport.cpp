@@ -40,7 +40,7 @@ private:
   void writeModel() {
     const Graph& g = s_.graph();
     size_t dm = 0;
-    for (const Node* n : g.nodes()) dm += n->isDataMovement();
+    for (const Node* n : g.nodes()) dm += n->op().isDataMovement();
     SqliteStatement(db_, "INSERT INTO model VALUES (?, ?, ?, ?, ?)")
         .bind(ctx_.modelPath)
         .bind(g.name)
@@ -56,7 +56,7 @@ private:
           .bind(n->name())
           .bind(n->opType())
           .bind(std::string(opClassName(n->op().opClass)))
-          .bind(int64_t{n->isDataMovement()})
+          .bind(int64_t{n->op().isDataMovement()})
           .bind(s_.kernels().kernelOf(n).name)
           .bind(int64_t{std::find(eliminated.begin(), eliminated.end(), n) != eliminated.end()})
           .run();

@@ -1,4 +1,5 @@
 #include "view/ComputationGraphView.h"
+#include "ops/OpDef.h"
 
 #include "ir/Graph.h"
 #include "view/TensorNodes.h"
@@ -20,7 +21,7 @@ std::string opLabel(const Node& op) {
 }
 
 std::string opTooltip(const Node& op) {
-  std::string s = fmt::format("{}\n{}{}", op.name(), op.opType(), op.isDataMovement() ? " (data movement)" : "");
+  std::string s = fmt::format("{}\n{}{}", op.name(), op.opType(), op.op().isDataMovement() ? " (data movement)" : "");
   for (const Value* v : op.inputs())
     if (v) s += fmt::format("\nin  {}: {}", v->name(), v->type().toString());
   for (const Value* v : op.outputs()) s += fmt::format("\nout {}: {}", v->name(), v->type().toString());
@@ -87,7 +88,7 @@ private:
     out_.nodes.push_back({.ref = {ItemKind::Node, op.name()},
                           .label = opLabel(op),
                           .tooltip = opTooltip(op),
-                          .style = op.isDataMovement() ? NodeStyle::DataMovementOp : NodeStyle::Op,
+                          .style = op.op().isDataMovement() ? NodeStyle::DataMovementOp : NodeStyle::Op,
                           .opType = op.opType(),
                           .cluster = g >= 0 ? clusterOf_[g] : -1});
   }

@@ -5,7 +5,7 @@
 // accesses coalesced; a fully contiguous mapping is always profitable
 // (Type I), anything else is Type II and needs measuring (or estimating).
 
-#include "vt/MappingFunction.h"
+#include "index/MappingFunction.h"
 
 #include <cstdint>
 

@@ -1,6 +1,6 @@
 #include "vt/PointsToGraph.h"
 
-#include "vt/Regions.h"
+#include "index/Regions.h"
 
 #include <fmt/format.h>
 #include <functional>

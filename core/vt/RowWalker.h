@@ -7,7 +7,7 @@
 // through mappings this way at memory speed instead of evaluating every
 // index expression per element.
 
-#include "vt/MappingFunction.h"
+#include "index/MappingFunction.h"
 
 #include <vector>
 

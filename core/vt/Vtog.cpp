@@ -1,7 +1,7 @@
 #include "vt/Vtog.h"
 
 #include "ops/OpDef.h"
-#include "vt/Regions.h"
+#include "index/Regions.h"
 
 #include <algorithm>
 #include <fmt/format.h>

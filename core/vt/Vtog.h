@@ -10,7 +10,7 @@
 #include "fusion/KernelGraph.h"
 #include "ops/MovementSemantics.h"
 #include "vt/Contiguity.h"
-#include "vt/MappingFunction.h"
+#include "index/MappingFunction.h"
 
 #include <string>
 #include <unordered_map>

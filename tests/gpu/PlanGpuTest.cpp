@@ -6,7 +6,7 @@
 #include "codegen/CudaCodegen.h"
 #include "exec/Compare.h"
 #include "exec/RandomInputs.h"
-#include "ir/GraphBuilder.h"
+#include "ops/GraphBuilder.h"
 #include "exec/ReferenceExecutor.h"
 #include "pipeline/VtcSession.h"
 #include "profiler/GpuPlan.h"

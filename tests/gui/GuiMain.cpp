@@ -1,7 +1,6 @@
 // Catch2's main for the GUI tests: a QApplication on the offscreen platform
 // (no display needed), created before any test case runs.
-#define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
+#include "support/CatchSession.h"
 
 #include <QApplication>
 #include <cstdlib>
@@ -9,5 +8,5 @@
 int main(int argc, char** argv) {
   setenv("QT_QPA_PLATFORM", "offscreen", /*overwrite=*/0);
   QApplication app(argc, argv);
-  return Catch::Session().run(argc, argv);
+  return tcx::test::runCatchSession(argc, argv);
 }

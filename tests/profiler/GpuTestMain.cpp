@@ -1,11 +1,10 @@
 // profiler_gpu_test: runs its cases on a CUDA device and skips (exit code 77,
 // ctest's SKIP_RETURN_CODE) on a machine without one.
 
-#define CATCH_CONFIG_RUNNER
 #include "profiler/GpuDevice.h"
 #include "profiler/KernelActivity.h"
 
-#include <catch2/catch.hpp>
+#include "support/CatchSession.h"
 
 #include <cstdio>
 
@@ -19,5 +18,5 @@ int main(int argc, char** argv) {
   // CUPTI first, before any module loads, as a tcx program does.
   const tcx::gpu::KernelActivity& activity = tcx::gpu::KernelActivity::instance();
   std::printf("CUPTI: %s\n", activity.available() ? "enabled" : activity.reason().c_str());
-  return Catch::Session().run(argc, argv);
+  return tcx::test::runCatchSession(argc, argv);
 }

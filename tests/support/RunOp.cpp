@@ -1,6 +1,6 @@
 #include "support/RunOp.h"
 
-#include "ir/GraphBuilder.h"
+#include "ops/GraphBuilder.h"
 #include "ops/Evaluate.h"
 
 #include <cmath>

@@ -1,6 +1,7 @@
 // The computation-graph view: scope and kernel groups, collapse and expand,
 // edges re-targeted to collapsed groups.
 #include "ViewSamples.h"
+#include "ops/OpDef.h"
 
 #include "fusion/FusionPass.h"
 #include "view/ComputationGraphView.h"
@@ -40,9 +41,9 @@ TEST_CASE("a fully expanded graph draws every op, data-movement ops marked", "[v
   for (const Node* n : g.nodes()) {
     auto i = d.findNode({ItemKind::Node, n->name()});
     REQUIRE(i);
-    CHECK(d.nodes[*i].style == (n->isDataMovement() ? NodeStyle::DataMovementOp : NodeStyle::Op));
+    CHECK(d.nodes[*i].style == (n->op().isDataMovement() ? NodeStyle::DataMovementOp : NodeStyle::Op));
     CHECK(d.nodes[*i].opType == n->opType());
-    movement += n->isDataMovement();
+    movement += n->op().isDataMovement();
   }
   CHECK(countStyle(d, NodeStyle::DataMovementOp) == movement);
   CHECK(countStyle(d, NodeStyle::GraphInput) == 5); // x, w_qkv, k_cache, v_cache, w_o

@@ -1,7 +1,7 @@
 #include "ExplorerModel.h"
 
 #include "backend/GpuBackend.h"
-#include "cost/GpuPreset.h"
+#include "target/GpuPreset.h"
 #include "onnx/OnnxImporter.h"
 #include "support/Error.h"
 
@@ -15,6 +15,7 @@ namespace tcx::viz {
 // What a background import hands back: the session, or why there is none.
 struct ExplorerModel::Loaded {
   std::unique_ptr<VtcSession> session;
+  PassTimings importTimings;
   double selectSeconds = 0;
   QString error;
 };
@@ -74,6 +75,7 @@ void ExplorerModel::finishOpen() {
   session_ = std::move(loaded->session);
   ++sessionGeneration_;
   lastSelectSeconds_ = loaded->selectSeconds;
+  importTimings_ = std::move(loaded->importTimings);
   modelPath_ = pendingPath_;
   selection_.reset();
   emit opened();
@@ -180,6 +182,12 @@ QString ExplorerModel::latencySource() const {
   return session_ ? QString::fromStdString(session_->latencySource()) : QString();
 }
 
+PassTimings ExplorerModel::passTimings() const {
+  PassTimings all = importTimings_;
+  if (session_) all.append(session_->passTimings());
+  return all;
+}
+
 QString ExplorerModel::gpuUnavailableReason() const {
   const backend::GpuStatus status = backend::gpuStatus();
   return status.available ? QString() : QString::fromStdString(status.describe);
@@ -188,7 +196,8 @@ QString ExplorerModel::gpuUnavailableReason() const {
 std::shared_ptr<ExplorerModel::Loaded> ExplorerModel::load(const std::string& path) {
   auto loaded = std::make_shared<Loaded>();
   try {
-    loaded->session = std::make_unique<VtcSession>(importOnnx(path), defaultGpuPreset());
+    loaded->session =
+        std::make_unique<VtcSession>(importOnnx(path, {.timings = &loaded->importTimings}), defaultGpuPreset());
     loaded->selectSeconds = timed([&] { loaded->session->select(StrategyConstraints{}); });
   } catch (const Error& e) {
     loaded->error = QString::fromStdString(e.what());

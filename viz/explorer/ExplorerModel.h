@@ -50,6 +50,9 @@ public:
   bool setConstraints(const EdgeConstraintSpecs& specs);
   // Wall time of the last selection run, in seconds.
   double lastSelectSeconds() const { return lastSelectSeconds_; }
+  // Every pass the open model went through, timed: import's canonicalising
+  // passes, then the session's VTC pipelines (what `tcx --time-passes` prints).
+  PassTimings passTimings() const;
 
   const std::optional<view::ItemRef>& selection() const { return selection_; }
   // Emits selectionChanged when `ref` differs from the current selection.
@@ -93,6 +96,7 @@ private:
   QString modelPath_, pendingPath_;
   std::optional<view::ItemRef> selection_;
   double lastSelectSeconds_ = 0;
+  PassTimings importTimings_;
   QFutureWatcher<std::shared_ptr<Loaded>> loader_;
   QFutureWatcher<std::shared_ptr<Measured>> measurer_;
   std::atomic<bool> cancelMeasure_{false};

@@ -1,4 +1,5 @@
 #include "ItemDetails.h"
+#include "ops/OpDef.h"
 
 #include "EdgeState.h"
 #include "view/ItemLinks.h"
@@ -51,7 +52,7 @@ QString kernelLatency(const VtcSession& s, const view::ItemRef& ref) {
 
 QString nodeDetails(const VtcSession& s, const Node& n) {
   Html html(q(n.opType()) + " " + q(n.name()));
-  html.row(QObject::tr("Op"), q(n.opType()) + (n.isDataMovement() ? QObject::tr(" (data movement)") : ""));
+  html.row(QObject::tr("Op"), q(n.opType()) + (n.op().isDataMovement() ? QObject::tr(" (data movement)") : ""));
   for (const auto& [name, attr] : n.attrs().all()) html.row(q(name), "<code>" + q(attr.toString()) + "</code>");
   html.row(QObject::tr("Inputs"), listed(n.inputs())).row(QObject::tr("Outputs"), listed(n.outputs()));
   html.row(QObject::tr("Kernel"), q(s.kernels().kernelOf(&n).name));

@@ -4,6 +4,7 @@
 
 #include "GraphTabs.h"
 #include "GraphView.h"
+#include "PassTimingsDialog.h"
 #include "SearchPanel.h"
 #include "SideBySideView.h"
 
@@ -80,6 +81,9 @@ void MainWindow::buildMenus() {
   QAction* dark = viewMenu_->addAction(tr("&Dark Palette"), this, &MainWindow::setDark);
   dark->setCheckable(true);
   dark->setShortcut(QKeySequence(tr("Ctrl+Shift+D")));
+  viewMenu_->addAction(tr("&Pass Timings…"), this, [this] {
+    if (model_.isOpen()) PassTimingsDialog(model_.passTimings(), this).exec();
+  });
   viewMenu_->addSeparator();
   for (QDockWidget* dock : findChildren<QDockWidget*>()) viewMenu_->addAction(dock->toggleViewAction());
 

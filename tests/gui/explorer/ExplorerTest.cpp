@@ -8,6 +8,7 @@
 #include "GraphView.h"
 #include "view/ItemLinks.h"
 #include "LatencyPanel.h"
+#include "PassTimingsDialog.h"
 #include "SearchPanel.h"
 #include "SideBySideView.h"
 #include "SourcePanel.h"
@@ -19,6 +20,7 @@
 #include <QMenu>
 #include <QDir>
 #include <QTableView>
+#include <QTableWidget>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -206,4 +208,20 @@ TEST_CASE("side by side compares a pinned strategy with the current one", "[gui]
   // Navigation follows: zooming one pane zooms the other.
   sides.right()->zoomBy(1.5);
   CHECK(sides.left()->viewTransform().m11() == Approx(sides.right()->viewTransform().m11()));
+}
+
+TEST_CASE("the explorer shows the pass timings of the open model", "[gui][explorer]") {
+  auto window = test::openSample("shufflenet_v2_unit");
+  const PassTimings timings = window->model().passTimings();
+  std::vector<std::string> pipelines;
+  for (const PassTiming& t : timings.entries())
+    if (pipelines.empty() || pipelines.back() != t.pipeline) pipelines.push_back(t.pipeline);
+  CHECK(pipelines == std::vector<std::string>{"canonicalize", "vtc", "vtc-select"});
+
+  PassTimingsDialog dialog(timings, window.get());
+  auto* table = dialog.findChild<QTableWidget*>("passTimingsTable");
+  REQUIRE(table);
+  REQUIRE(table->rowCount() == static_cast<int>(timings.entries().size()) + 1);
+  CHECK(table->item(0, 1)->text() == "infer-and-fold");
+  CHECK(table->item(table->rowCount() - 1, 0)->text() == "total");
 }

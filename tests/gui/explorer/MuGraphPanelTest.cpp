@@ -11,7 +11,7 @@
 #include "MuGraphPanel.h"
 #include "SuperoptPanel.h"
 
-#include "ir/GraphBuilder.h"
+#include "ops/GraphBuilder.h"
 #include "onnx/OnnxExporter.h"
 
 #include <QElapsedTimer>

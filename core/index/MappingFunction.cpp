@@ -1,7 +1,7 @@
-#include "vt/MappingFunction.h"
+#include "index/MappingFunction.h"
 
 #include "support/Error.h"
-#include "vt/Regions.h"
+#include "index/Regions.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -125,13 +125,6 @@ MappingFunction MappingFunction::remapSources(const std::vector<int>& newIndex, 
     if (p.source != MappingPiece::kFill) p.source = newIndex.at(p.source);
     f.addPiece(std::move(p));
   }
-  return f;
-}
-
-MappingFunction MappingFunction::restrictedTo(int source) const {
-  MappingFunction f(virtualShape_, sourceShapes_);
-  for (const MappingPiece& p : pieces_)
-    if (p.source == source) f.addPiece(p);
   return f;
 }
 

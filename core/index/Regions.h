@@ -10,7 +10,7 @@
 // random points. That is exact for the box-shaped regions data-movement ops
 // produce and a sound check otherwise.
 
-#include "vt/MappingFunction.h"
+#include "index/MappingFunction.h"
 
 #include <vector>
 

@@ -1,4 +1,4 @@
-#include "vt/Regions.h"
+#include "index/Regions.h"
 
 #include <random>
 

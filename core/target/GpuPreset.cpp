@@ -1,4 +1,4 @@
-#include "cost/GpuPreset.h"
+#include "target/GpuPreset.h"
 
 namespace tcx {
 

@@ -1,0 +1,15 @@
+#include "passes/GraphPasses.h"
+
+#include "ops/Verifier.h"
+#include "passes/DeadCodeElimination.h"
+
+namespace tcx {
+
+PassPipeline<Graph> graphCleanupPipeline(const FoldOptions& options) {
+  PassPipeline<Graph> pipeline("canonicalize", [](const Graph& g) { verifyGraph(g); });
+  pipeline.add("infer-and-fold", [options](Graph& g) { inferAndFold(g, options); });
+  pipeline.add("dead-code-elimination", [](Graph& g) { eliminateDeadCode(g); });
+  return pipeline;
+}
+
+} // namespace tcx

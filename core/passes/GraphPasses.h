@@ -1,0 +1,15 @@
+#pragma once
+// The pipeline that brings an imported Graph to canonical form: every type
+// inferred, shape computations folded, dead nodes gone. The verifier after
+// each pass is verifyGraph (ops/Verifier.h).
+
+#include "ir/Graph.h"
+#include "passes/InferAndFold.h"
+#include "passes/PassPipeline.h"
+
+namespace tcx {
+
+// "canonicalize": infer-and-fold, dead-code-elimination.
+PassPipeline<Graph> graphCleanupPipeline(const FoldOptions& options = {});
+
+} // namespace tcx
