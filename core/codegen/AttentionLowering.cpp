@@ -4,6 +4,7 @@
 #include "codegen/EpilogueCode.h"
 #include "codegen/StridedView.h"
 
+#include "ops/OpDef.h"
 #include "tcx/launch.h"
 
 #include <fmt/format.h>
@@ -24,18 +25,18 @@ std::optional<AttentionPattern> matchPattern(const FusedKernel& fused) {
   AttentionPattern p;
   bool afterSoftmax = false;
   for (const Node* node : fused.nodes) {
-    const std::string& op = node->opType();
-    if (op == "MatMul") {
+    const FusionRole role = node->op().fusionRole;
+    if (role == FusionRole::MatrixProduct) {
       if (!p.scores) p.scores = node;
       else if (afterSoftmax && !p.output) p.output = node;
       else return std::nullopt;
-    } else if (op == "Softmax") {
+    } else if (role == FusionRole::Softmax) {
       if (!p.scores || afterSoftmax) return std::nullopt;
       p.softmax = node;
       afterSoftmax = true;
     } else if (!afterSoftmax && p.scores) {
       p.scoreOps.push_back(node);
-    } else if (!(afterSoftmax && !p.output && op == "Cast")) {
+    } else if (!(afterSoftmax && !p.output && role == FusionRole::TypeConversion)) {
       // Only casts between the softmax and P V: the kernel keeps P in fp32.
       return std::nullopt;
     }

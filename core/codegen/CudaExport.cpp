@@ -25,8 +25,13 @@ int fillCode(DType t) {
   case DType::F16: return 2;
   case DType::BF16: return 3;
   case DType::F64: return 4;
-  default: return 0; // integers and bools: zero
+  case DType::I64:
+  case DType::I32:
+  case DType::I8:
+  case DType::U8:
+  case DType::Bool: return 0; // zero
   }
+  return 0;
 }
 
 std::string driverSource(const ExecPlan& plan, const GeneratedPlan& code) {

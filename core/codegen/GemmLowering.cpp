@@ -4,6 +4,7 @@
 #include "codegen/EpilogueCode.h"
 #include "codegen/StridedView.h"
 
+#include "ops/OpDef.h"
 #include "ops/nn/Window.h"
 #include "tcx/launch.h"
 
@@ -20,8 +21,14 @@ std::optional<ElemType> elemType(DType t) {
   case DType::F32: return ElemType::F32;
   case DType::F16: return ElemType::F16;
   case DType::BF16: return ElemType::BF16;
-  default: return std::nullopt;
+  case DType::F64:
+  case DType::I64:
+  case DType::I32:
+  case DType::I8:
+  case DType::U8:
+  case DType::Bool: return std::nullopt;
   }
+  return std::nullopt;
 }
 
 const TensorAccess* inputAccess(const PlanKernel& k, const Value* v) {
@@ -67,7 +74,7 @@ struct GemmMatch {
 std::optional<GemmMatch> matchMatMul(ValueCode& values) {
   const PlanKernel& k = values.kernel();
   const Node& mm = *k.fused->anchor;
-  if (k.fused->kind != KernelKind::Gemm || mm.opType() != "MatMul") return std::nullopt;
+  if (k.fused->kind != KernelKind::Gemm || mm.op().fusionRole != FusionRole::MatrixProduct) return std::nullopt;
   const Value *a = mm.input(0), *b = mm.input(1), *c = mm.output(0);
   const Shape &as = a->type().shape, &bs = b->type().shape, &cs = c->type().shape;
   if (as.size() < 2 || bs.size() < 2) return std::nullopt;
@@ -140,7 +147,7 @@ std::string convAcc(ValueCode& values, const Node& conv) {
 std::optional<GemmMatch> matchPointwiseConv(ValueCode& values) {
   const PlanKernel& k = values.kernel();
   const Node& conv = *k.fused->anchor;
-  if (k.fused->kind != KernelKind::Conv || conv.opType() != "Conv") return std::nullopt;
+  if (k.fused->kind != KernelKind::Conv || conv.op().fusionRole != FusionRole::Convolution) return std::nullopt;
   const Value *x = conv.input(0), *w = conv.input(1), *y = conv.output(0);
   const Shape &xs = x->type().shape, &ws = w->type().shape, &ys = y->type().shape;
   if (xs.size() < 3 || ys.size() != xs.size() || ws.size() != xs.size()) return std::nullopt;
@@ -197,7 +204,7 @@ struct ConvMatch {
 std::optional<ConvMatch> matchConv(ValueCode& values) {
   const PlanKernel& k = values.kernel();
   const Node& conv = *k.fused->anchor;
-  if (k.fused->kind != KernelKind::Conv || conv.opType() != "Conv") return std::nullopt;
+  if (k.fused->kind != KernelKind::Conv || conv.op().fusionRole != FusionRole::Convolution) return std::nullopt;
   const Value *x = conv.input(0), *w = conv.input(1), *y = conv.output(0);
   const Shape &xs = x->type().shape, &ws = w->type().shape, &ys = y->type().shape;
   if (xs.size() != 4 || ws.size() != 4 || ys.size() != 4 || conv.attrs().getInt("group", 1) != 1) return std::nullopt;

@@ -61,23 +61,6 @@ double sectorPenalty(double runBytes, int sectorBytes) {
   return std::ceil(runBytes / sectorBytes) * sectorBytes / runBytes;
 }
 
-bool isContraction(const Node* n) { return n->op().opClass == OpClass::Contraction; }
-
-// Multiply-adds of a contraction node, times two.
-double contractionFlops(const Node* n) {
-  const TensorType& out = n->output(0)->type();
-  double outElements = static_cast<double>(out.numElements());
-  if (n->opType() == "Conv" || n->opType() == "ConvTranspose") {
-    const Shape& w = n->input(1)->type().shape; // [Cout, Cin/group, k...]
-    double perOutput = 1;
-    for (size_t i = 1; i < w.size(); ++i) perOutput *= static_cast<double>(w[i]);
-    return 2 * outElements * perOutput;
-  }
-  const Shape& a = n->input(0)->type().shape;
-  double k = a.empty() ? 1 : static_cast<double>(n->opType() == "Gemm" && n->attrs().getInt("transA", 0) ? a[0] : a.back());
-  return 2 * outElements * k;
-}
-
 } // namespace
 
 double CostModel::accessBytes(const TensorAccess& access) const {
@@ -104,11 +87,13 @@ double CostModel::flopSeconds(const PlanKernel& kernel, double* flops) const {
   double tensorFlops = 0, simtFlops = 0;
   DType dtype = DType::F32;
   for (const Node* n : kernel.fused->nodes) {
-    if (isContraction(n)) {
-      tensorFlops += contractionFlops(n);
+    const OpDef& op = n->op();
+    if (!op.flops) continue; // moves data, or is folded away
+    if (op.opClass == OpClass::Contraction) {
+      tensorFlops += op.flops(*n);
       dtype = n->input(0)->type().dtype;
-    } else if (!n->isDataMovement()) {
-      simtFlops += static_cast<double>(n->output(0)->type().numElements());
+    } else {
+      simtFlops += op.flops(*n);
     }
   }
   *flops = tensorFlops + simtFlops;
@@ -140,12 +125,6 @@ KernelEstimate CostModel::estimate(const PlanKernel& kernel) const {
   e.memoryBound = memory >= compute;
   e.seconds = std::max(memory, compute) + preset_.launchSeconds;
   return e;
-}
-
-double CostModel::planSeconds(const ExecPlan& plan) const {
-  double s = 0;
-  for (const PlanKernel& k : plan.kernels) s += estimate(k).seconds;
-  return s;
 }
 
 } // namespace tcx

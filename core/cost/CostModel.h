@@ -2,9 +2,11 @@
 // A roofline estimate of each plan kernel on a GPU preset: bytes moved
 // (with a penalty for short contiguous runs, since DRAM moves 32-byte
 // sectors) against bandwidth, flops against the unit that does them, plus a
-// launch overhead. Every number it gives is "estimated".
+// launch overhead. Every number it gives is "estimated". The FLOPs are the
+// op registry's (OpDef::flops): contractions on tensor cores, the rest on
+// CUDA cores.
 
-#include "cost/GpuPreset.h"
+#include "target/GpuPreset.h"
 #include "plan/ExecPlan.h"
 
 namespace tcx {
@@ -22,7 +24,6 @@ public:
 
   const GpuPreset& preset() const { return preset_; }
   KernelEstimate estimate(const PlanKernel& kernel) const;
-  double planSeconds(const ExecPlan& plan) const;
   // "estimated (h100-sxm)"
   std::string sourceLabel() const { return "estimated (" + preset_.name + ")"; }
 

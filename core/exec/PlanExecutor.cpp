@@ -51,7 +51,8 @@ std::vector<Tensor> runPlan(const ExecPlan& plan, const std::map<std::string, Te
       break;
     }
     case PlanBuffer::Kind::Constant: buffers.push_back(b.tensor->constant()); break;
-    default: buffers.emplace_back(b.tensor->type());
+    case PlanBuffer::Kind::Output:
+    case PlanBuffer::Kind::Intermediate: buffers.emplace_back(b.tensor->type()); break;
     }
   }
   for (const PlanKernel& k : plan.kernels) {

@@ -15,13 +15,40 @@ namespace {
 // epsilons, shapes); larger ones are buffers the kernel reads.
 constexpr int64_t kInlineConstantElements = 16;
 
-bool isSoftmaxLike(const Node* n) { return n->opType() == "Softmax" || n->opType() == "LogSoftmax"; }
+FusionRole role(const Node* n) { return n->op().fusionRole; }
 bool isElementwise(const Node* n) { return n->op().opClass == OpClass::Elementwise; }
+bool isMatrixProduct(const Node* n) { return role(n) == FusionRole::MatrixProduct; }
+
+// A softmax, or the sum that ends one written out (Exp, ReduceSum, Div):
+// attention's score path holds exactly one.
+bool endsSoftmax(const Node* n) {
+  return role(n) == FusionRole::Softmax || role(n) == FusionRole::LogSoftmax || role(n) == FusionRole::SumReduction;
+}
+
+// What may lie between attention's two matrix products.
+bool onScorePath(const Node* n) { return isElementwise(n) || endsSoftmax(n) || role(n) == FusionRole::MaxReduction; }
+
+// The kernel a contraction anchors.
+KernelKind contractionKind(const Node* n) {
+  switch (role(n)) {
+  case FusionRole::MatrixProduct:
+  case FusionRole::GeneralMatrixProduct: return KernelKind::Gemm;
+  case FusionRole::Convolution:
+  case FusionRole::TransposedConvolution: return KernelKind::Conv;
+  case FusionRole::None:
+  case FusionRole::Softmax:
+  case FusionRole::LogSoftmax:
+  case FusionRole::SumReduction:
+  case FusionRole::MaxReduction:
+  case FusionRole::TypeConversion: break;
+  }
+  raise(ErrorKind::Internal, "contraction {} is neither a matrix product nor a convolution", n->opType());
+}
 
 KernelKind initialKind(const Node* n) {
   switch (n->op().opClass) {
   case OpClass::DataMovement: return KernelKind::DataMovement;
-  case OpClass::Contraction: return n->opType() == "Conv" || n->opType() == "ConvTranspose" ? KernelKind::Conv : KernelKind::Gemm;
+  case OpClass::Contraction: return contractionKind(n);
   case OpClass::Reduction:
   case OpClass::Normalization: return KernelKind::Reduction;
   case OpClass::Pooling: return KernelKind::Pooling;
@@ -123,7 +150,7 @@ private:
   // stays inside the pattern.
   void fuseAttention() {
     for (Node* m2 : order_) {
-      if (m2->opType() != "MatMul" || !m2->input(0) || !m2->input(0)->producer()) continue;
+      if (!isMatrixProduct(m2) || !m2->input(0) || !m2->input(0)->producer()) continue;
       std::vector<Node*> chain;
       Node* m1 = nullptr;
       int softmaxes = 0;
@@ -134,25 +161,22 @@ private:
         Node* n = stack.back();
         stack.pop_back();
         if (!seen.insert(n).second) continue;
-        if (n->opType() == "MatMul") {
+        if (isMatrixProduct(n)) {
           ok = m1 == nullptr || m1 == n;
           m1 = n;
           continue;
         }
-        bool inner = isElementwise(n) || isSoftmaxLike(n) || n->opType() == "ReduceSum" || n->opType() == "ReduceMax";
-        if (!inner || group(n) != position_.at(n)) {
+        if (!onScorePath(n) || group(n) != position_.at(n)) {
           ok = false;
           break;
         }
-        softmaxes += isSoftmaxLike(n) || n->opType() == "ReduceSum";
+        softmaxes += endsSoftmax(n);
         chain.push_back(n);
         for (const Value* in : n->inputs())
           if (in && in->producer() && !in->isConstant()) {
             Node* p = in->producer();
             // Operands from outside the score path (a mask) stay inputs.
-            if (p->opType() == "MatMul" || isElementwise(p) || isSoftmaxLike(p) || p->opType() == "ReduceSum" ||
-                p->opType() == "ReduceMax")
-              stack.push_back(p);
+            if (isMatrixProduct(p) || onScorePath(p)) stack.push_back(p);
           }
       }
       if (!ok || !m1 || softmaxes != 1 || group(m1) != position_.at(m1)) continue;

@@ -21,11 +21,6 @@ std::string FusedKernel::opSummary() const {
   return s;
 }
 
-const FusedKernel* KernelGraph::producerOf(const Value* value) const {
-  if (!value->producer()) return nullptr;
-  return &kernelOf(value->producer());
-}
-
 void KernelGraph::addKernel(FusedKernel kernel) {
   kernel.id = static_cast<int>(kernels_.size());
   for (const Node* n : kernel.nodes) kernelIndex_[n] = kernels_.size();

@@ -45,8 +45,6 @@ public:
   const Graph& graph() const { return *graph_; }
   const std::vector<FusedKernel>& kernels() const { return kernels_; }
   const FusedKernel& kernelOf(const Node* node) const { return kernels_.at(kernelIndex_.at(node)); }
-  // The kernel that produces `value`, or nullptr for inputs and constants.
-  const FusedKernel* producerOf(const Value* value) const;
 
   // Used by the fusion pass: kernels in topological order.
   void addKernel(FusedKernel kernel);

@@ -16,7 +16,8 @@
 
 namespace tcx::mugraph {
 
-// What one ONNX node becomes in a μGraph.
+// What one ONNX node becomes in a μGraph, from its op's registry entry
+// (OpDef::muGraph, ops/MuGraphLowering.h).
 struct NodeClass {
   bool convertible = true; // some μGraph operators compute it
   bool lax = true;         // within the LAX fragment

@@ -26,7 +26,21 @@ std::string labelOf(const Operator& op) {
     label += fmt::format("\\nomap {}\\nfmap {}", mapText(op.omap, "xyz"), mapText(op.fmap, "ijk"));
     break;
   case OpType::Sum: label += fmt::format(" dim {} / {}", op.dim, op.group); break;
-  default: break;
+  case OpType::Matmul:
+  case OpType::ConcatMatmul:
+  case OpType::EwAdd:
+  case OpType::EwMul:
+  case OpType::EwDiv:
+  case OpType::EwExp:
+  case OpType::Sqrt:
+  case OpType::Square:
+  case OpType::SiLU:
+  case OpType::RMSNorm:
+  case OpType::Repeat:
+  case OpType::Reshape:
+  case OpType::GraphDefined:
+  case OpType::ForLoopSum:
+  case OpType::ForLoopRms: break; // labelled by type and output shapes alone
   }
   for (const TensorDesc& d : op.outputs) label += fmt::format("\\n[{}]", fmt::join(d.shape, ","));
   return label;

@@ -67,7 +67,16 @@ json opJson(const Operator& op) {
                  {"ops", opsJson(b)}};
     break;
   }
-  default: break;
+  case OpType::Matmul:
+  case OpType::ConcatMatmul:
+  case OpType::EwAdd:
+  case OpType::EwMul:
+  case OpType::EwDiv:
+  case OpType::EwExp:
+  case OpType::Sqrt:
+  case OpType::Square:
+  case OpType::SiLU:
+  case OpType::ForLoopSum: break; // no attributes
   }
   json layouts = json::array();
   bool any = false;
@@ -145,7 +154,16 @@ Operator opOf(const json& j, const std::string& where) {
     op.body = std::move(body);
     break;
   }
-  default: break;
+  case OpType::Matmul:
+  case OpType::ConcatMatmul:
+  case OpType::EwAdd:
+  case OpType::EwMul:
+  case OpType::EwDiv:
+  case OpType::EwExp:
+  case OpType::Sqrt:
+  case OpType::Square:
+  case OpType::SiLU:
+  case OpType::ForLoopSum: break; // no attributes
   }
   return op;
 }

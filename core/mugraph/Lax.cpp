@@ -5,12 +5,6 @@
 
 namespace tcx::mugraph {
 
-bool isLaxOperator(OpType type) {
-  return type != OpType::Sqrt && type != OpType::RMSNorm && type != OpType::ForLoopRms;
-}
-
-int expCount(OpType type) { return type == OpType::EwExp || type == OpType::SiLU ? 1 : 0; }
-
 namespace {
 
 // The most exponentiations on a path from a program input to each output of
@@ -21,14 +15,14 @@ std::vector<std::vector<int>> expDepths(const OperatorGraph& graph, const std::v
   for (size_t i = 0; i < graph.ops().size() && check.lax; ++i) {
     const Operator& op = graph.ops()[i];
     std::string name = fmt::format("{}op {} ({})", where, i, opTypeName(op.type));
-    if (!isLaxOperator(op.type)) {
+    if (!opInfo(op.type).lax) {
       check = {false, name + " is not LAX"};
       break;
     }
     int in = op.type == OpType::InputIterator ? inputDepths.at(static_cast<size_t>(op.inputIndex)) : 0;
     for (TensorRef t : op.inputs) in = std::max(in, depth[t.op][t.output]);
     if (op.type != OpType::GraphDefined) {
-      depth[i].assign(op.outputs.size(), in + expCount(op.type));
+      depth[i].assign(op.outputs.size(), in + opInfo(op.type).exponentials);
       if (depth[i][0] > 1) check = {false, name + " is a second exponentiation on a path"};
       continue;
     }

@@ -1,21 +1,15 @@
 #pragma once
 // The LAX fragment (Mirage Definition 2): multi-linear operators, division and
 // exponentiation, with at most one exponentiation on every path from an input
-// to an output. Only LAX programs get the finite-field guarantee.
+// to an output. Only LAX programs get the finite-field guarantee. Which
+// operators are LAX, and how many exponentiations each puts on a path, are
+// columns of the operator table (OpInfo::lax, OpInfo::exponentials).
 
 #include "mugraph/MuGraph.h"
 
 #include <string>
 
 namespace tcx::mugraph {
-
-// Whether `type` may appear in a LAX program. Matmul, ConcatMatmul, Sum and
-// EwMul are multi-linear; EwAdd and Square are polynomials, which Equation (2)
-// covers as well; Repeat, Reshape and the iterators only move data; SiLU is
-// x / (1 + e^-x), one exponentiation and a division. Sqrt and RMSNorm are not.
-bool isLaxOperator(OpType type);
-// How many exponentiations `type` puts on a path through it (EwExp, SiLU: 1).
-int expCount(OpType type);
 
 struct LaxCheck {
   bool lax = true;

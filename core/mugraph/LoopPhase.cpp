@@ -35,8 +35,25 @@ LoopPhase phaseOf(const Operator& op, std::span<const LoopPhase> operands) {
   case OpType::InputIterator: return allReplica(op.fmap) ? LoopPhase::Invariant : LoopPhase::Body;
   case OpType::ForLoopSum:
   case OpType::ForLoopRms: return LoopPhase::After;
-  default: return operands.empty() ? LoopPhase::Invariant : *std::ranges::max_element(operands);
+  // The latest phase among the operands (Invariant < Body < After).
+  case OpType::Input:
+  case OpType::OutputAccumulator:
+  case OpType::Matmul:
+  case OpType::ConcatMatmul:
+  case OpType::Sum:
+  case OpType::EwAdd:
+  case OpType::EwMul:
+  case OpType::EwDiv:
+  case OpType::EwExp:
+  case OpType::Sqrt:
+  case OpType::Square:
+  case OpType::SiLU:
+  case OpType::RMSNorm:
+  case OpType::Repeat:
+  case OpType::Reshape:
+  case OpType::GraphDefined: break;
   }
+  return operands.empty() ? LoopPhase::Invariant : *std::ranges::max_element(operands);
 }
 
 std::vector<LoopPhase> loopPhases(const PartitionedGraph& graph) {

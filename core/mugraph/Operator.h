@@ -52,14 +52,49 @@ enum class OpType : uint8_t {
   // denominator, so the division can follow a matmul accumulated in the same loop).
   ForLoopRms,
 };
+// The last OpType: a loop over every operator runs up to it.
+inline constexpr OpType kLastOpType = OpType::ForLoopRms;
+
+// The arithmetic an operator performs, for cost models to price
+// (superopt/MuGraphCost.cpp): `arithmetic` adds, multiplies and divides and
+// `transcendental` exps and square roots, per element of what `per` names.
+struct ElementWork {
+  enum class Per : uint8_t {
+    Nothing,         // moves or names data, computes nothing
+    Output,          // each output element
+    Operand,         // each element of the first operand, read once (a reduction)
+    ContractionStep, // each output element times its reduction length k: a matmul's multiply-adds
+    LoopAccumulated, // each operand element when the fmap accumulates over a for-loop dim (φ); else nothing
+    Body,            // what the operator's body computes (GraphDefined)
+  };
+  Per per = Per::Nothing;
+  double arithmetic = 0;
+  double transcendental = 0;
+};
+
+// What holds for every operator of a type: one row per OpType in
+// Operator.cpp, the one place an operator is described. Facts that depend on
+// an instance's attributes or shapes are switches over OpType without a
+// `default:`, so the compiler names each one a new operator must fill in.
+struct OpInfo {
+  OpType type;
+  std::string_view name; // JSON, DOT, the views, diagnostics
+  uint8_t levels;        // bit 1 << Level for each level Mirage Table 1 (extended) allows it at: ShapeInference
+  unsigned arity;        // operands, checked by ShapeInference; 0 for GraphDefined: its body decides
+  // Computes each output element from the operands' elements at the same
+  // (broadcast) index: thread-graph construction and the search's phases.
+  bool elementwise;
+  bool lax;          // may appear in a LAX program (Mirage Definition 2; Lax.h)
+  int exponentials;  // exponentiations it puts on a path through it (Lax.h)
+  ElementWork work;  // superopt/MuGraphCost.cpp
+};
+const OpInfo& opInfo(OpType type);
+
+// Shorthands for columns of opInfo(type).
 std::string_view opTypeName(OpType type);
-// Raises InvalidModel for an unknown name.
-OpType parseOpType(std::string_view name);
-// Whether Mirage Table 1 (extended) allows `type` in graphs of `level`.
+OpType parseOpType(std::string_view name); // the inverse; raises InvalidModel for an unknown name
 bool allowedAt(OpType type, Level level);
-unsigned numOperands(OpType type); // 0 for GraphDefined: its body decides
-// Computes each output element from the operands' elements at the same
-// (broadcast) index: EwAdd, EwMul, EwDiv, EwExp, Sqrt, Square, SiLU.
+unsigned numOperands(OpType type);
 bool isElementwise(OpType type);
 
 // How a tensor is linearised in memory: dimension indices from outermost to

@@ -3,11 +3,14 @@
 // the single source of truth for op semantics: the importer checks operands
 // and attributes against it, shape inference and constant folding call its
 // infer function, the reference executor calls its CPU kernel, and the
-// virtual-tensor rules and code generation key on its class.
+// virtual-tensor rules, fusion, the cost model, code generation and the
+// conversion to μGraphs key on its class and the fields below. No layer
+// above recognises an op by its name.
 
 #include "ir/Attribute.h"
-#include "ops/CudaLowering.h"
 #include "ir/Tensor.h"
+#include "ops/CudaLowering.h"
+#include "ops/MuGraphLowering.h"
 
 #include <functional>
 #include <optional>
@@ -30,6 +33,22 @@ enum class OpClass {
   Metadata,      // Shape, Size, Constant, ConstantOfShape, Range: folded away at import
 };
 const char* opClassName(OpClass c);
+
+// The ops that operator fusion's patterns and code generation's library
+// kernels match one by one (core/fusion, core/codegen); every other op takes
+// part through its OpClass alone.
+enum class FusionRole {
+  None,
+  MatrixProduct,         // NumPy-batched (MatMul): attention's Q K^T and P V; the library GEMM
+  GeneralMatrixProduct,  // with transposes, scale and bias (Gemm): a GEMM kernel
+  Convolution,           // Conv: a convolution kernel, implicit GEMM on the GPU
+  TransposedConvolution, // ConvTranspose: a convolution kernel
+  Softmax,               // attention's normalisation; the attention library kernel's
+  LogSoftmax,            // a softmax to fusion's attention pattern, not to the library kernel
+  SumReduction,          // ReduceSum: the denominator of a softmax written out (Exp, ReduceSum, Div)
+  MaxReduction,          // ReduceMax: the maximum a softmax written out subtracts first
+  TypeConversion,        // Cast: all that attention's library kernel allows between softmax and P V
+};
 
 struct AttrSpec {
   std::string name;
@@ -63,6 +82,22 @@ struct OpDef {
   // others cudaElement; an op with neither has no GPU lowering yet.
   CudaExprFn cudaExpr;
   CudaElementFn cudaElement;
+  // What fusion patterns and library kernels match the op as.
+  FusionRole fusionRole = FusionRole::None;
+  // The node's floating-point operations (ops/Flops.h), for the cost
+  // model's roofline (core/cost): set for every op that computes.
+  // Contractions run on tensor cores, the others on CUDA cores.
+  std::function<double(const Node&)> flops;
+  // The op in a μGraph (ops/MuGraphLowering.h): LAX or not, and the μGraph
+  // operators that compute it (core/mugraph).
+  MuGraphForm muGraph;
+  // Constant folding (passes/InferAndFold). An op whose result depends on
+  // its operand's type alone (Shape, Size) computes it from the node, so it
+  // folds while the operand's value is unknown.
+  std::function<Tensor(const Node&)> resultFromTypes;
+  // The result is in the graph already (Constant): folding costs no memory,
+  // so it folds whatever its size.
+  bool foldsAtAnySize = false;
 
   static constexpr int kVariadic = -1;
   bool isDataMovement() const { return opClass == OpClass::DataMovement; }

@@ -9,21 +9,9 @@ namespace tcx {
 
 namespace {
 
-bool readsOnlyOperandType(const Node& node) { return node.opType() == "Shape" || node.opType() == "Size"; }
-
-// Shape and Size of an operand whose value is unknown: the static type is
-// all they need, and evaluating their kernels would need the operand itself.
-Tensor evaluateFromOperandType(const Node& node) {
-  const Shape& shape = node.input(0)->type().shape;
-  if (node.opType() == "Size") return Tensor::scalar<int64_t>(numElements(shape));
-  // Shape's start and end are clamped to [0, rank] after wrapping negatives.
-  int64_t rank = static_cast<int64_t>(shape.size());
-  auto clampAxis = [&](int64_t axis) { return std::clamp<int64_t>(axis < 0 ? axis + rank : axis, 0, rank); };
-  int64_t start = clampAxis(node.attrs().getInt("start", 0));
-  int64_t end = std::max(start, clampAxis(node.attrs().getInt("end", rank)));
-  std::vector<int64_t> dims(shape.begin() + start, shape.begin() + end);
-  return Tensor::fromVector<int64_t>({end - start}, dims);
-}
+// Shape and Size: the static type is all they need, and evaluating their
+// kernels would need the operand's value.
+bool readsOnlyOperandType(const Node& node) { return node.op().resultFromTypes != nullptr; }
 
 // Whether `type` takes more than `limit` bytes, computed so that it cannot
 // overflow whatever shape inference came up with.
@@ -42,7 +30,7 @@ bool isFoldable(const Node& node, const FoldOptions& options) {
   for (const Value* out : node.outputs()) {
     if (out->isGraphOutput()) return false;
     // A Constant node's value is in the graph already: folding it costs nothing.
-    if (node.opType() != "Constant" && largerThan(out->type(), options.maxFoldBytes)) return false;
+    if (!node.op().foldsAtAnySize && largerThan(out->type(), options.maxFoldBytes)) return false;
   }
   if (readsOnlyOperandType(node)) return true;
   return std::all_of(node.inputs().begin(), node.inputs().end(),
@@ -52,7 +40,7 @@ bool isFoldable(const Node& node, const FoldOptions& options) {
 std::vector<Tensor> evaluate(const Node& node) {
   bool allConstant =
       std::all_of(node.inputs().begin(), node.inputs().end(), [](const Value* in) { return !in || in->isConstant(); });
-  if (!allConstant) return {evaluateFromOperandType(node)};
+  if (!allConstant) return {node.op().resultFromTypes(node)};
   std::vector<const Tensor*> operands;
   for (const Value* in : node.inputs()) operands.push_back(in ? &in->constant() : nullptr);
   return evaluateNode(node, operands);

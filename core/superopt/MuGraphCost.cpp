@@ -57,14 +57,37 @@ struct Work {
   }
 };
 
-// 2 m n k per batch element, on tensor cores when the dtype and the tile allow.
-Work matmulWork(const TensorDesc& out, DType dtype, double k) {
-  double flops = 2 * elementsOf(out) * k;
-  const Shape& s = out.shape;
-  bool bigTile = s.size() >= 2 && s[s.size() - 2] >= kMinTensorCoreTile && s.back() >= kMinTensorCoreTile &&
-                 k >= kMinTensorCoreTile;
-  bool tensorCore = bigTile && (dtype == DType::F16 || dtype == DType::BF16);
-  return tensorCore ? Work{flops, 0} : Work{0, flops};
+// The serial path: the generated code gives each thread a chain of steps
+// that it runs one after another, a reduction's whole length for each output
+// element it computes. Bandwidth and flops do not see it, yet a block graph
+// that sums a whole row in one thread, or a pre-defined Sum with one thread
+// per row, takes that chain's time however few bytes it moves. A matmul's
+// steps are its reduction length k, which its flops count as well.
+double stepsPerElement(const OperatorGraph& g, const Operator& op) {
+  auto last = [&](size_t i) { return static_cast<double>(g.desc(op.inputs[i]).shape.back()); };
+  switch (op.type) {
+  case OpType::Matmul: return last(0);
+  case OpType::ConcatMatmul: return last(0) + last(1);
+  case OpType::Sum: return static_cast<double>(op.group);
+  case OpType::RMSNorm: return last(0) + 1; // the row's squares, then the division
+  case OpType::ForLoopRms: return last(0);
+  case OpType::Input:
+  case OpType::Constant:
+  case OpType::InputIterator:
+  case OpType::OutputAccumulator:
+  case OpType::EwAdd:
+  case OpType::EwMul:
+  case OpType::EwDiv:
+  case OpType::EwExp:
+  case OpType::Sqrt:
+  case OpType::Square:
+  case OpType::SiLU:
+  case OpType::Repeat:
+  case OpType::Reshape:
+  case OpType::GraphDefined:
+  case OpType::ForLoopSum: return 1;
+  }
+  return 1;
 }
 
 Work opWork(const OperatorGraph& g, const Operator& op);
@@ -88,48 +111,34 @@ Work bodyWork(const PartitionedGraph& body) {
   return w;
 }
 
+// The operator table's arithmetic per element (OpInfo::work), priced: a
+// transcendental as kTranscendentalFlops, a contraction on tensor cores
+// when its dtype and tile allow.
 Work opWork(const OperatorGraph& g, const Operator& op) {
+  const ElementWork& work = opInfo(op.type).work;
   const TensorDesc& out = op.outputs.front();
-  auto operand = [&](size_t i) { return g.desc(op.inputs[i]); };
-  switch (op.type) {
-  case OpType::Matmul: return matmulWork(out, operand(0).dtype, static_cast<double>(operand(0).shape.back()));
-  case OpType::ConcatMatmul:
-    return matmulWork(out, operand(0).dtype,
-                      static_cast<double>(operand(0).shape.back() + operand(1).shape.back()));
-  case OpType::Sum: return {0, elementsOf(operand(0))};
-  case OpType::EwAdd:
-  case OpType::EwMul:
-  case OpType::EwDiv:
-  case OpType::Square: return {0, elementsOf(out)};
-  case OpType::EwExp:
-  case OpType::Sqrt: return {0, kTranscendentalFlops * elementsOf(out)};
-  case OpType::SiLU: return {0, (kTranscendentalFlops + 2) * elementsOf(out)}; // exp, add, div
-  case OpType::RMSNorm: return {0, 3 * elementsOf(out)};                       // square, sum, divide
-  // Accumulating over a for-loop φ adds each iteration's value in place.
-  case OpType::OutputAccumulator:
-    return std::ranges::find(op.fmap, kReplica) != op.fmap.end() ? Work{0, elementsOf(operand(0))} : Work{};
-  case OpType::ForLoopSum: return {0, elementsOf(operand(0))};
-  case OpType::ForLoopRms: return {0, 2 * elementsOf(operand(0))}; // square, add
-  case OpType::GraphDefined: return bodyWork(*op.body);
-  default: return {};
+  double elements = 0;
+  switch (work.per) {
+  case ElementWork::Per::Nothing: return {};
+  case ElementWork::Per::Body: return bodyWork(*op.body);
+  case ElementWork::Per::Output: elements = elementsOf(out); break;
+  case ElementWork::Per::Operand: elements = elementsOf(g.desc(op.inputs[0])); break;
+  case ElementWork::Per::LoopAccumulated:
+    if (std::ranges::find(op.fmap, kReplica) == op.fmap.end()) return {};
+    elements = elementsOf(g.desc(op.inputs[0]));
+    break;
+  case ElementWork::Per::ContractionStep: {
+    double k = stepsPerElement(g, op);
+    double flops = elementsOf(out) * k * work.arithmetic;
+    const Shape& s = out.shape;
+    bool bigTile = s.size() >= 2 && s[s.size() - 2] >= kMinTensorCoreTile && s.back() >= kMinTensorCoreTile &&
+                   k >= kMinTensorCoreTile;
+    DType dtype = g.desc(op.inputs[0]).dtype;
+    bool tensorCore = bigTile && (dtype == DType::F16 || dtype == DType::BF16);
+    return tensorCore ? Work{flops, 0} : Work{0, flops};
   }
-}
-
-// The serial path: the generated code gives each thread a chain of steps
-// that it runs one after another, a reduction's whole length for each output
-// element it computes. Bandwidth and flops do not see it, yet a block graph
-// that sums a whole row in one thread, or a pre-defined Sum with one thread
-// per row, takes that chain's time however few bytes it moves.
-double stepsPerElement(const OperatorGraph& g, const Operator& op) {
-  auto last = [&](size_t i) { return static_cast<double>(g.desc(op.inputs[i]).shape.back()); };
-  switch (op.type) {
-  case OpType::Matmul: return last(0);
-  case OpType::ConcatMatmul: return last(0) + last(1);
-  case OpType::Sum: return static_cast<double>(op.group);
-  case OpType::RMSNorm: return last(0) + 1;
-  case OpType::ForLoopRms: return last(0);
-  default: return 1;
   }
+  return {0, elements * (work.arithmetic + kTranscendentalFlops * work.transcendental)};
 }
 
 double ceilDiv(double n, double d) { return std::ceil(n / d); }

@@ -8,7 +8,7 @@
 // kernel takes at least its serial path: the chain of steps one thread of
 // the generated code runs one after another (MuGraphCost.cpp).
 
-#include "cost/GpuPreset.h"
+#include "target/GpuPreset.h"
 #include "mugraph/MuGraph.h"
 
 #include <string>

@@ -195,7 +195,15 @@ void forEachOperator(const OperatorGraph& g, const std::vector<TensorRef>& avail
         }
       }
       break;
-    default: break;
+    // Never in a vocabulary (vocabularyFor): the generator builds iterators,
+    // accumulators and graph-defined operators itself.
+    case OpType::Input:
+    case OpType::Constant:
+    case OpType::InputIterator:
+    case OpType::OutputAccumulator:
+    case OpType::RMSNorm:
+    case OpType::Repeat:
+    case OpType::GraphDefined: break;
     }
   }
 }

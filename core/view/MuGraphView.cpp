@@ -80,7 +80,20 @@ std::string labelOf(const OperatorGraph& g, int index, const Parent& parent) {
   case OpType::GraphDefined:
     label = fmt::format("{} graph\n{}", levelName(op.body->level()), partitionText(*op.body));
     break;
-  default: break;
+  case OpType::Matmul:
+  case OpType::ConcatMatmul:
+  case OpType::EwAdd:
+  case OpType::EwMul:
+  case OpType::EwDiv:
+  case OpType::EwExp:
+  case OpType::Sqrt:
+  case OpType::Square:
+  case OpType::SiLU:
+  case OpType::RMSNorm:
+  case OpType::Repeat:
+  case OpType::Reshape:
+  case OpType::ForLoopSum:
+  case OpType::ForLoopRms: break; // the type and the output shapes; details() has the rest
   }
   for (const TensorDesc& d : op.outputs) label += "\n" + shapeToString(d.shape);
   return label;
@@ -95,8 +108,21 @@ NodeStyle styleOf(OpType type) {
   case OpType::Reshape:
   case OpType::Repeat: return NodeStyle::DataMovementOp;
   case OpType::GraphDefined: return NodeStyle::CollapsedGroup;
-  default: return NodeStyle::Op;
+  case OpType::Matmul:
+  case OpType::ConcatMatmul:
+  case OpType::Sum:
+  case OpType::EwAdd:
+  case OpType::EwMul:
+  case OpType::EwDiv:
+  case OpType::EwExp:
+  case OpType::Sqrt:
+  case OpType::Square:
+  case OpType::SiLU:
+  case OpType::RMSNorm:
+  case OpType::ForLoopSum:
+  case OpType::ForLoopRms: return NodeStyle::Op;
   }
+  return NodeStyle::Op;
 }
 
 // The edge carrying tensor `t` of `level` to node `to`.
@@ -172,7 +198,16 @@ std::string details(const OperatorGraph& g, const MuOpId& id, const Parent& pare
     s += fmt::format("\nbody: {} graph, {}, {} operators", levelName(op.body->level()), partitionText(*op.body),
                      op.body->ops().size());
     break;
-  default: break;
+  case OpType::Matmul:
+  case OpType::ConcatMatmul:
+  case OpType::EwAdd:
+  case OpType::EwMul:
+  case OpType::EwDiv:
+  case OpType::EwExp:
+  case OpType::Sqrt:
+  case OpType::Square:
+  case OpType::SiLU:
+  case OpType::ForLoopSum: break; // no attributes: the operands and outputs below say it all
   }
   for (size_t i = 0; i < op.inputs.size(); ++i)
     s += fmt::format("\nin  {}: {} {}", i, tensorName(g, op.inputs[i]), descText(g.desc(op.inputs[i])));

@@ -4,7 +4,7 @@
 // Pow/ReduceMean/Add/Sqrt/Div/Mul), with /module/scoped node names like a
 // real export, so the explorer can group them.
 
-#include "ir/GraphBuilder.h"
+#include "ops/GraphBuilder.h"
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 // End-to-end tests of the `tcx` binary: output, JSON and exit codes.
 #include "onnx/OnnxExporter.h"
-#include "ir/GraphBuilder.h"
+#include "ops/GraphBuilder.h"
 
 #include <catch2/catch.hpp>
 #include <array>

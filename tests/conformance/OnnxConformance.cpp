@@ -1,12 +1,18 @@
 // onnx_conformance: runs ONNX's official backend node tests through tcx's
 // importer and reference executor and compares with the expected outputs.
 //
-// A test is skipped only when its model uses an op outside tcx's registry
-// or a dtype outside tcx's set; the reason names them. Anything else that
-// goes wrong (an import error, a kernel error, a wrong value) is a failure.
+// A test is skipped only for a reason from the fixed list in SkipReason.h,
+// each recognised by where it arises; anything else that goes wrong (an
+// import error, a kernel error, an Unsupported error outside those reasons,
+// a wrong value) is a failure. A run over the whole set also fails when
+// fewer tests pass than kPinnedPasses, so a regression that turns passes
+// into skips is caught too.
 //
 // Usage: onnx_conformance [--verbose] [DIR] [SUBSTRING...]
 //   DIR defaults to Debian's libonnx-testdata; SUBSTRINGs filter test names.
+//   --verbose lists every test, and every skip reason's causes with counts.
+
+#include "SkipReason.h"
 
 #include "exec/ReferenceExecutor.h"
 #include "onnx/OnnxImporter.h"
@@ -21,56 +27,32 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace fs = std::filesystem;
 using namespace tcx;
+using tcx::conformance::SkipReason;
 
 namespace {
+
+// The node tests tcx passes on Debian 12's libonnx-testdata (1.12.0). A run of
+// the whole set that passes fewer fails. Raise this number whenever added
+// ops or fixes make more tests pass, so that no regression can hide below it.
+constexpr size_t kPinnedPasses = 615;
+
+const fs::path kDefaultRoot = "/usr/share/libonnx-testdata/data/node";
 
 enum class Verdict { Pass, Fail, Skip };
 
 struct Outcome {
   Verdict verdict;
-  std::string reason;
+  std::optional<SkipReason> skipReason; // set for Verdict::Skip only
+  std::string detail;                   // why it failed, or what the skip reason found
 };
 
-// ONNX TensorProto element types that map to tcx dtypes.
-bool isSupportedElemType(int32_t t) {
-  using TP = onnx::TensorProto;
-  switch (t) {
-  case TP::FLOAT: case TP::FLOAT16: case TP::BFLOAT16: case TP::DOUBLE: case TP::INT64: case TP::INT32:
-  case TP::INT8: case TP::UINT8: case TP::BOOL: return true;
-  default: return false;
-  }
-}
-
-// Why the model is outside tcx's scope, or empty if it is inside.
-std::string skipReason(const onnx::ModelProto& model) {
-  std::set<std::string> ops, types;
-  auto checkType = [&](const onnx::TypeProto& type) {
-    if (!type.has_tensor_type()) {
-      types.insert("non-tensor value");
-      return;
-    }
-    if (!isSupportedElemType(type.tensor_type().elem_type()))
-      types.insert(onnx::TensorProto::DataType_Name(static_cast<onnx::TensorProto::DataType>(type.tensor_type().elem_type())));
-  };
-  for (const auto& node : model.graph().node()) {
-    if (!OpRegistry::instance().find(node.op_type()) || (!node.domain().empty() && node.domain() != "ai.onnx"))
-      ops.insert(node.domain().empty() ? node.op_type() : node.domain() + "." + node.op_type());
-    for (const auto& attr : node.attribute())
-      if (attr.has_t() && !isSupportedElemType(attr.t().data_type()))
-        types.insert(onnx::TensorProto::DataType_Name(static_cast<onnx::TensorProto::DataType>(attr.t().data_type())));
-  }
-  for (const auto& v : model.graph().input()) checkType(v.type());
-  for (const auto& v : model.graph().output()) checkType(v.type());
-  for (const auto& v : model.graph().value_info()) checkType(v.type());
-  std::string reason;
-  for (const std::string& op : ops) reason += (reason.empty() ? "" : ", ") + ("op " + op);
-  for (const std::string& t : types) reason += (reason.empty() ? "" : ", ") + ("dtype " + t);
-  return reason;
-}
+Outcome skip(SkipReason reason, std::string detail) { return {Verdict::Skip, reason, std::move(detail)}; }
+Outcome fail(std::string detail) { return {Verdict::Fail, std::nullopt, std::move(detail)}; }
 
 std::vector<fs::path> numberedFiles(const fs::path& dir, const std::string& prefix) {
   std::vector<fs::path> files;
@@ -102,61 +84,110 @@ Graph importForTest(const fs::path& model, const std::map<std::string, Tensor>& 
   }
 }
 
+// One test_data_set_N folder: the inputs by name, the expected outputs in order.
+struct DataSet {
+  std::string name;
+  std::map<std::string, Tensor> inputs;
+  std::vector<Tensor> expected;
+};
+
+std::vector<DataSet> readDataSets(const fs::path& dir, const onnx::ModelProto& proto) {
+  std::vector<fs::path> folders;
+  for (const auto& entry : fs::directory_iterator(dir))
+    if (entry.is_directory() && entry.path().filename().string().starts_with("test_data_set_"))
+      folders.push_back(entry.path());
+  std::sort(folders.begin(), folders.end());
+  std::vector<DataSet> sets;
+  for (const fs::path& folder : folders) {
+    DataSet& set = sets.emplace_back();
+    set.name = folder.filename().string();
+    std::vector<fs::path> inputFiles = numberedFiles(folder, "input");
+    for (size_t i = 0; i < inputFiles.size(); ++i) {
+      NamedTensor nt = readTensorFile(inputFiles[i].string());
+      std::string name = nt.name.empty() ? proto.graph().input(static_cast<int>(i)).name() : nt.name;
+      set.inputs[name] = nt.tensor;
+    }
+    for (const fs::path& file : numberedFiles(folder, "output")) set.expected.push_back(readTensorFile(file.string()).tensor);
+  }
+  return sets;
+}
+
+// Imports the model and runs every data set; the first mismatch, or empty.
+std::string runDataSets(const fs::path& model, const std::vector<DataSet>& sets) {
+  for (const DataSet& set : sets) {
+    std::map<std::string, Tensor> runtimeInputs;
+    Graph graph = importForTest(model, set.inputs, runtimeInputs);
+    ExecutionResult result = ReferenceExecutor(graph).run(runtimeInputs);
+    if (set.expected.size() != result.outputs.size())
+      return fmt::format("{}: {} outputs, expected {}", set.name, result.outputs.size(), set.expected.size());
+    for (size_t i = 0; i < set.expected.size(); ++i) {
+      // ONNX's backend runner compares with rtol 1e-3, atol 1e-7; f16 and
+      // bf16 results carry their own rounding.
+      const Tensor& expected = set.expected[i];
+      bool half = expected.dtype() == DType::F16 || expected.dtype() == DType::BF16;
+      std::string why = test::mismatch(result.outputs[i], expected, half ? 1e-2 : 1e-3, half ? 1e-3 : 1e-7);
+      if (!why.empty()) return fmt::format("{}: output {}: {}", set.name, i, why);
+    }
+  }
+  return {};
+}
+
+std::string describe(const Error& e) { return fmt::format("{}: {}", errorKindName(e.kind()), e.what()); }
+
+// The verdict on one test folder. Each skip reason is recognised where it
+// arises (SkipReason.h); `opsSeen` collects the ops of tests that ran.
 Outcome runTest(const fs::path& dir, std::set<std::string>& opsSeen) {
   onnx::ModelProto proto;
   {
     std::ifstream in(dir / "model.onnx", std::ios::binary);
-    if (!proto.ParseFromIstream(&in)) return {Verdict::Fail, "model.onnx does not parse"};
+    if (!proto.ParseFromIstream(&in)) return fail("model.onnx does not parse");
   }
-  if (std::string reason = skipReason(proto); !reason.empty()) return {Verdict::Skip, reason};
+  if (std::optional<conformance::Skip> s = conformance::structuralSkip(proto)) return skip(s->reason, s->detail);
   for (const auto& node : proto.graph().node()) opsSeen.insert(node.op_type());
 
-  std::vector<fs::path> dataSets;
-  for (const auto& entry : fs::directory_iterator(dir))
-    if (entry.is_directory() && entry.path().filename().string().starts_with("test_data_set_"))
-      dataSets.push_back(entry.path());
-  std::sort(dataSets.begin(), dataSets.end());
-  if (dataSets.empty()) return {Verdict::Skip, "no test data"};
+  std::vector<DataSet> sets;
+  try {
+    sets = readDataSets(dir, proto);
+  } catch (const Error& e) {
+    if (e.kind() == ErrorKind::Unsupported) return skip(SkipReason::TestDataElemType, e.what());
+    return fail(describe(e));
+  }
+  if (sets.empty()) return skip(SkipReason::NoTestData, "no test_data_set_* folder");
 
   try {
-    for (const fs::path& data : dataSets) {
-      std::map<std::string, Tensor> inputs;
-      std::vector<fs::path> inputFiles = numberedFiles(data, "input");
-      for (size_t i = 0; i < inputFiles.size(); ++i) {
-        NamedTensor nt = readTensorFile(inputFiles[i].string());
-        std::string name = nt.name.empty() ? proto.graph().input(static_cast<int>(i)).name() : nt.name;
-        inputs[name] = nt.tensor;
-      }
-      std::map<std::string, Tensor> runtimeInputs;
-      Graph graph = importForTest(dir / "model.onnx", inputs, runtimeInputs);
-      ExecutionResult result = ReferenceExecutor(graph).run(runtimeInputs);
-      std::vector<fs::path> outputFiles = numberedFiles(data, "output");
-      if (outputFiles.size() != result.outputs.size())
-        return {Verdict::Fail, fmt::format("{} outputs, expected {}", result.outputs.size(), outputFiles.size())};
-      for (size_t i = 0; i < outputFiles.size(); ++i) {
-        Tensor expected = readTensorFile(outputFiles[i].string()).tensor;
-        // ONNX's backend runner compares with rtol 1e-3, atol 1e-7; f16 and
-        // bf16 results carry their own rounding.
-        bool half = expected.dtype() == DType::F16 || expected.dtype() == DType::BF16;
-        std::string why = test::mismatch(result.outputs[i], expected, half ? 1e-2 : 1e-3, half ? 1e-3 : 1e-7);
-        if (!why.empty()) return {Verdict::Fail, fmt::format("{}: output {}: {}", data.filename().string(), i, why)};
-      }
-    }
+    std::string mismatch = runDataSets(dir / "model.onnx", sets);
+    return mismatch.empty() ? Outcome{Verdict::Pass} : fail(mismatch);
   } catch (const Error& e) {
-    // Unsupported names what tcx lacks (an attribute value such as
-    // training-mode Dropout, a dtype the test data uses): a skip, not a bug.
-    if (e.kind() == ErrorKind::Unsupported) return {Verdict::Skip, e.what()};
-    return {Verdict::Fail, fmt::format("{}: {}", errorKindName(e.kind()), e.what())};
+    if (e.kind() == ErrorKind::Unsupported && conformance::asksForTrainingMode(proto))
+      return skip(SkipReason::TrainingMode, e.what());
+    return fail(describe(e));
   } catch (const std::exception& e) {
-    return {Verdict::Fail, fmt::format("exception: {}", e.what())};
+    return fail(fmt::format("exception: {}", e.what()));
   }
-  return {Verdict::Pass, ""};
+}
+
+// Per skip reason: how many tests, and how many per detail (for --verbose).
+struct SkipTally {
+  size_t count = 0;
+  std::map<std::string, size_t> byDetail;
+};
+
+void printSkips(const std::map<SkipReason, SkipTally>& skips, bool verbose) {
+  fmt::print("skipped, by reason:\n");
+  for (SkipReason reason : conformance::kAllSkipReasons) {
+    auto it = skips.find(reason);
+    fmt::print("  {:>4}  {}\n", it == skips.end() ? 0 : it->second.count, conformance::skipReasonName(reason));
+    if (!verbose || it == skips.end()) continue;
+    std::vector<std::pair<std::string, size_t>> details(it->second.byDetail.begin(), it->second.byDetail.end());
+    std::stable_sort(details.begin(), details.end(), [](auto& a, auto& b) { return a.second > b.second; });
+    for (const auto& [detail, count] : details) fmt::print("          {:>4}  {}\n", count, detail);
+  }
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
-  fs::path root = "/usr/share/libonnx-testdata/data/node";
+  fs::path root = kDefaultRoot;
   std::vector<std::string> filters;
   bool verbose = false;
   for (int i = 1; i < argc; ++i) {
@@ -178,17 +209,15 @@ int main(int argc, char** argv) {
   std::sort(tests.begin(), tests.end());
 
   size_t passed = 0, failed = 0, skipped = 0;
-  std::map<std::string, size_t> skipCauses;
-  std::set<std::string> opsSeen, opsWithFailures;
+  std::map<SkipReason, SkipTally> skips;
+  std::set<std::string> opsSeen;
   for (const fs::path& dir : tests) {
     std::string name = dir.filename().string();
     if (!filters.empty() && std::none_of(filters.begin(), filters.end(), [&](const std::string& f) {
           return name.find(f) != std::string::npos;
         }))
       continue;
-    std::set<std::string> ops;
-    Outcome o = runTest(dir, ops);
-    opsSeen.insert(ops.begin(), ops.end());
+    Outcome o = runTest(dir, opsSeen);
     switch (o.verdict) {
     case Verdict::Pass:
       ++passed;
@@ -196,27 +225,31 @@ int main(int argc, char** argv) {
       break;
     case Verdict::Fail:
       ++failed;
-      opsWithFailures.insert(ops.begin(), ops.end());
-      fmt::print("FAIL {}: {}\n", name, o.reason);
+      fmt::print("FAIL {}: {}\n", name, o.detail);
       break;
     case Verdict::Skip:
       ++skipped;
-      ++skipCauses[o.reason];
-      if (verbose) fmt::print("SKIP {}: {}\n", name, o.reason);
+      ++skips[*o.skipReason].count;
+      ++skips[*o.skipReason].byDetail[o.detail];
+      if (verbose) fmt::print("SKIP {}: {}: {}\n", name, conformance::skipReasonName(*o.skipReason), o.detail);
       break;
     }
   }
-  if (!skipCauses.empty()) {
-    fmt::print("skipped, by cause:\n");
-    std::vector<std::pair<std::string, size_t>> causes(skipCauses.begin(), skipCauses.end());
-    std::stable_sort(causes.begin(), causes.end(), [](auto& a, auto& b) { return a.second > b.second; });
-    for (const auto& [cause, count] : causes) fmt::print("  {:>4}  {}\n", count, cause);
-  }
+  printSkips(skips, verbose);
+  const bool wholeSet = filters.empty() && root == kDefaultRoot;
   std::vector<std::string> untested;
   for (const OpDef* op : OpRegistry::instance().all())
     if (!opsSeen.count(op->name)) untested.push_back(op->name);
-  if (filters.empty() && !untested.empty())
+  if (wholeSet && !untested.empty())
     fmt::print("supported ops without a node test here: {}\n", fmt::join(untested, ", "));
   fmt::print("{} passed, {} failed, {} skipped\n", passed, failed, skipped);
+  if (wholeSet && passed < kPinnedPasses) {
+    fmt::print("FAIL: {} passed, fewer than the {} pinned in tests/conformance/OnnxConformance.cpp\n", passed,
+               kPinnedPasses);
+    return 1;
+  }
+  if (wholeSet && passed > kPinnedPasses)
+    fmt::print("{} passed, more than the {} pinned: raise kPinnedPasses in tests/conformance/OnnxConformance.cpp\n",
+               passed, kPinnedPasses);
   return failed == 0 ? 0 : 1;
 }

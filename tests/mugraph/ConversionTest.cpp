@@ -5,7 +5,7 @@
 #include "Samples.h"
 #include "exec/RandomInputs.h"
 #include "exec/ReferenceExecutor.h"
-#include "ir/GraphBuilder.h"
+#include "ops/GraphBuilder.h"
 #include "mugraph/Conversion.h"
 #include "mugraph/FloatDomain.h"
 #include "mugraph/Lax.h"

@@ -3,7 +3,7 @@
 
 #include "OnnxTestUtil.h"
 
-#include "ir/Printer.h"
+#include "ops/Printer.h"
 #include "onnx/TensorProto.h"
 #include "support/RunOp.h"
 

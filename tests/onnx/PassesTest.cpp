@@ -1,8 +1,9 @@
 #include "OnnxTestUtil.h"
 
-#include "ir/GraphBuilder.h"
-#include "ir/Printer.h"
-#include "ir/Verifier.h"
+#include "ops/GraphBuilder.h"
+#include "ops/OpRegistry.h"
+#include "ops/Printer.h"
+#include "ops/Verifier.h"
 #include "passes/DeadCodeElimination.h"
 #include "passes/InferAndFold.h"
 
@@ -21,14 +22,14 @@ Tensor ints(std::vector<int64_t> values) {
 // torch's x.view(x.size(0), -1) exports.
 void buildFlattenSubgraph(Graph& g) {
   Value* x = g.addInput("x", {DType::F32, {2, 3, 4}});
-  Node* shape = g.addNode("Shape", {x}, {"s"}, {}, "shape");
-  Node* gather = g.addNode("Gather", {shape->output(0), g.addConstant("zero", Tensor::scalar<int64_t>(0))}, {"d0"},
+  Node* shape = addNode(g, "Shape", {x}, {"s"}, {}, "shape");
+  Node* gather = addNode(g, "Gather", {shape->output(0), g.addConstant("zero", Tensor::scalar<int64_t>(0))}, {"d0"},
                            attrs({{"axis", 0}}), "gather");
   Node* unsqueeze =
-      g.addNode("Unsqueeze", {gather->output(0), g.addConstant("axes", ints({0}))}, {"d0_1d"}, {}, "unsqueeze");
-  Node* concat = g.addNode("Concat", {unsqueeze->output(0), g.addConstant("minus_one", ints({-1}))}, {"target"},
+      addNode(g, "Unsqueeze", {gather->output(0), g.addConstant("axes", ints({0}))}, {"d0_1d"}, {}, "unsqueeze");
+  Node* concat = addNode(g, "Concat", {unsqueeze->output(0), g.addConstant("minus_one", ints({-1}))}, {"target"},
                            attrs({{"axis", 0}}), "concat");
-  Node* reshape = g.addNode("Reshape", {x, concat->output(0)}, {"y"}, {}, "reshape");
+  Node* reshape = addNode(g, "Reshape", {x, concat->output(0)}, {"y"}, {}, "reshape");
   g.markOutput(reshape->output(0));
 }
 
@@ -73,10 +74,10 @@ TEST_CASE("the importer folds the shape subgraph of a model", "[onnx][passes]") 
 TEST_CASE("Shape and Size fold from the static type", "[onnx][passes]") {
   Graph g;
   Value* x = g.addInput("x", {DType::F32, {2, 3, 4, 5}});
-  Node* shape = g.addNode("Shape", {x}, {"s"}, attrs({{"start", 1}, {"end", -1}}));
-  Node* size = g.addNode("Size", {x}, {"n"});
-  Node* a = g.addNode("Add", {shape->output(0), g.addConstant("one", ints({1}))}, {"a"});
-  Node* b = g.addNode("Mul", {size->output(0), g.addConstant("two", Tensor::scalar<int64_t>(2))}, {"b"});
+  Node* shape = addNode(g, "Shape", {x}, {"s"}, attrs({{"start", 1}, {"end", -1}}));
+  Node* size = addNode(g, "Size", {x}, {"n"});
+  Node* a = addNode(g, "Add", {shape->output(0), g.addConstant("one", ints({1}))}, {"a"});
+  Node* b = addNode(g, "Mul", {size->output(0), g.addConstant("two", Tensor::scalar<int64_t>(2))}, {"b"});
   g.markOutput(a->output(0));
   g.markOutput(b->output(0));
   inferAndFold(g);
@@ -89,11 +90,11 @@ TEST_CASE("Shape and Size fold from the static type", "[onnx][passes]") {
 TEST_CASE("folding respects its options", "[onnx][passes]") {
   auto build = [](Graph& g) {
     Value* x = g.addInput("x", {DType::F32, {512, 1024}});
-    Node* expand = g.addNode(
+    Node* expand = addNode(g, 
         "Expand",
         {g.addConstant("row", Tensor::filled(DType::F32, {1024}, 1.0)), g.addConstant("shape", ints({512, 1024}))},
         {"rows"}, {}, "expand");
-    Node* add = g.addNode("Add", {x, expand->output(0)}, {"y"}, {}, "add");
+    Node* add = addNode(g, "Add", {x, expand->output(0)}, {"y"}, {}, "add");
     g.markOutput(add->output(0));
   };
   SECTION("results over maxFoldBytes stay computed") {
@@ -121,9 +122,9 @@ TEST_CASE("folding respects its options", "[onnx][passes]") {
 
 TEST_CASE("results too large to count are left alone", "[onnx][passes]") {
   Graph g;
-  Node* fill = g.addNode("ConstantOfShape", {g.addConstant("shape", ints({int64_t{1} << 40, int64_t{1} << 40}))},
+  Node* fill = addNode(g, "ConstantOfShape", {g.addConstant("shape", ints({int64_t{1} << 40, int64_t{1} << 40}))},
                          {"huge"}, {}, "fill");
-  g.markOutput(g.addNode("Identity", {fill->output(0)}, {"y"}, {}, "identity")->output(0));
+  g.markOutput(addNode(g, "Identity", {fill->output(0)}, {"y"}, {}, "identity")->output(0));
   inferAndFold(g);
   REQUIRE(g.numNodes() == 2);
 }
@@ -132,7 +133,7 @@ TEST_CASE("inference errors name the node", "[onnx][passes]") {
   Graph g;
   Value* x = g.addInput("x", {DType::F32, {2, 3}});
   Value* shape = g.addInput("shape", {DType::I64, {1}});
-  g.markOutput(g.addNode("Reshape", {x, shape}, {"y"}, {}, "reshape")->output(0));
+  g.markOutput(addNode(g, "Reshape", {x, shape}, {"y"}, {}, "reshape")->output(0));
   requireError([&] { inferAndFold(g); }, ErrorKind::DataDependentShape, {"node 'reshape' (Reshape)"});
 }
 

@@ -1,7 +1,7 @@
 #include "OnnxTestUtil.h"
 
-#include "ir/GraphBuilder.h"
-#include "ir/Printer.h"
+#include "ops/GraphBuilder.h"
+#include "ops/Printer.h"
 #include "onnx/OnnxExporter.h"
 
 #include <catch2/catch.hpp>

@@ -3,7 +3,7 @@
 #include "exec/Checksum.h"
 #include "exec/RandomInputs.h"
 #include "exec/ReferenceExecutor.h"
-#include "ir/Printer.h"
+#include "ops/Printer.h"
 #include "onnx/OnnxExporter.h"
 #include "onnx/OnnxImporter.h"
 

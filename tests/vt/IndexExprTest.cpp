@@ -1,4 +1,4 @@
-#include "vt/IndexExpr.h"
+#include "index/IndexExpr.h"
 
 #include <catch2/catch.hpp>
 #include <random>

@@ -1,5 +1,5 @@
 #include "vt/Contiguity.h"
-#include "vt/MappingFunction.h"
+#include "index/MappingFunction.h"
 #include "vt/RowWalker.h"
 
 #include <catch2/catch.hpp>

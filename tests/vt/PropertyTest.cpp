@@ -4,8 +4,8 @@
 #include "exec/PlanExecutor.h"
 #include "exec/RandomInputs.h"
 #include "exec/ReferenceExecutor.h"
-#include "ir/GraphBuilder.h"
-#include "ir/Printer.h"
+#include "ops/GraphBuilder.h"
+#include "ops/Printer.h"
 #include "pipeline/VtcSession.h"
 
 #include <catch2/catch.hpp>

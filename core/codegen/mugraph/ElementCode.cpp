@@ -80,31 +80,21 @@ std::string repeatValue(const Slot& x, const Shape& xShape, const Shape& out, co
   return fmt::format("float v = {};\n", x.read(sumOf(terms)));
 }
 
-std::string unaryExpr(OpType type, const std::string& a) {
-  switch (type) {
-  case OpType::EwExp: return fmt::format("expf({})", a);
-  case OpType::Sqrt: return fmt::format("sqrtf({})", a);
-  case OpType::Square: return fmt::format("{0} * {0}", a);
-  case OpType::SiLU: return fmt::format("{0} / (1.f + expf(-{0}))", a);
-  default: break;
-  }
-  raise(ErrorKind::Internal, "{} is not a unary element-wise operator", mugraph::opTypeName(type));
-}
-
-const char* binaryOperator(OpType type) {
-  switch (type) {
-  case OpType::EwAdd: return "+";
-  case OpType::EwMul: return "*";
-  case OpType::EwDiv: return "/";
-  default: break;
-  }
-  raise(ErrorKind::Internal, "{} is not a binary element-wise operator", mugraph::opTypeName(type));
-}
-
 } // namespace
 
 std::string elementValue(const mugraph::Operator& op, const std::vector<Slot>& operands,
                          const std::vector<Shape>& operandShapes, const Shape& out, const std::string& i) {
+  // Broadcasting as ShapeInference allows: aligned right, size-1 dims repeat.
+  auto binary = [&](const char* symbol) {
+    auto at = [&](size_t k) {
+      return operands[k].read(stridedOffset(i, out, mugraph::broadcastStrides(operandShapes[k], out)));
+    };
+    return fmt::format("float v = {} {} {};\n", at(0), symbol, at(1));
+  };
+  // `expr` of the operand's element `a`.
+  auto unary = [&](const char* expr) {
+    return fmt::format("float a = {};\nfloat v = {};\n", operands[0].read(i), expr);
+  };
   switch (op.type) {
   case OpType::Matmul:
     return "float v = 0.f;\n" + matmulTerm(operands[0], operands[1], operandShapes[0], operandShapes[1], i, "k0");
@@ -114,20 +104,21 @@ std::string elementValue(const mugraph::Operator& op, const std::vector<Slot>& o
   case OpType::Sum: return sumValue(op, operands[0], operandShapes[0], i);
   case OpType::RMSNorm: return rmsNormValue(op, operands[0], operandShapes[0], i);
   case OpType::Repeat: return repeatValue(operands[0], operandShapes[0], out, i);
-  case OpType::EwAdd:
-  case OpType::EwMul:
-  case OpType::EwDiv: {
-    // Broadcasting as ShapeInference allows: aligned right, size-1 dims repeat.
-    auto at = [&](size_t k) {
-      return operands[k].read(stridedOffset(i, out, mugraph::broadcastStrides(operandShapes[k], out)));
-    };
-    return fmt::format("float v = {} {} {};\n", at(0), binaryOperator(op.type), at(1));
-  }
-  case OpType::EwExp:
-  case OpType::Sqrt:
-  case OpType::Square:
-  case OpType::SiLU: return fmt::format("float a = {};\nfloat v = {};\n", operands[0].read(i), unaryExpr(op.type, "a"));
-  default: break;
+  case OpType::EwAdd: return binary("+");
+  case OpType::EwMul: return binary("*");
+  case OpType::EwDiv: return binary("/");
+  case OpType::EwExp: return unary("expf(a)");
+  case OpType::Sqrt: return unary("sqrtf(a)");
+  case OpType::Square: return unary("a * a");
+  case OpType::SiLU: return unary("a / (1.f + expf(-a))");
+  case OpType::Input:
+  case OpType::Constant:
+  case OpType::InputIterator:
+  case OpType::OutputAccumulator:
+  case OpType::Reshape:
+  case OpType::GraphDefined:
+  case OpType::ForLoopSum:
+  case OpType::ForLoopRms: break;
   }
   raise(ErrorKind::Internal, "{} has no element-wise code", mugraph::opTypeName(op.type));
 }

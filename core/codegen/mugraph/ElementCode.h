@@ -26,8 +26,8 @@ struct Slot {
 // Statements that declare `float v` as element `i` (an int variable) of
 // `op`'s output of shape `out`, whose operands live in `operands`, of shapes
 // `operandShapes`. Raises Internal for the operators that are not
-// element-wise computations (Input, iterators, accumulators, Reshape,
-// Constant, GraphDefined).
+// element-wise computations (Input, iterators, accumulators, for-loop
+// accumulations, Reshape, Constant, GraphDefined).
 std::string elementValue(const mugraph::Operator& op, const std::vector<Slot>& operands,
                          const std::vector<Shape>& operandShapes, const Shape& out, const std::string& i);
 

@@ -79,8 +79,24 @@ private:
       buffersOf_[index] = {buffersOf_[op.inputs[0].op][op.inputs[0].output]};
       return;
     case OpType::GraphDefined: defineBlockKernel(index); return;
-    default: defineElementKernel(index); return;
+    case OpType::Matmul:
+    case OpType::ConcatMatmul:
+    case OpType::Sum:
+    case OpType::EwAdd:
+    case OpType::EwMul:
+    case OpType::EwDiv:
+    case OpType::EwExp:
+    case OpType::Sqrt:
+    case OpType::Square:
+    case OpType::SiLU:
+    case OpType::RMSNorm:
+    case OpType::Repeat: defineElementKernel(index); return;
+    case OpType::InputIterator:
+    case OpType::OutputAccumulator:
+    case OpType::ForLoopSum:
+    case OpType::ForLoopRms: break; // shape inference keeps these out of kernel graphs
     }
+    raise(ErrorKind::Internal, "{} is not a kernel-level operator", mugraph::opTypeName(op.type));
   }
 
   int addBuffer(int op, int output, MuGraphBuffer::Role role) {

@@ -146,10 +146,22 @@ private:
       code_ += indented(PartitionedEmitter(*op.body, in, outs).emit().code, depth_);
       break;
     }
-    default:
+    case OpType::Matmul:
+    case OpType::ConcatMatmul:
+    case OpType::Sum:
+    case OpType::EwAdd:
+    case OpType::EwMul:
+    case OpType::EwDiv:
+    case OpType::EwExp:
+    case OpType::Sqrt:
+    case OpType::Square:
+    case OpType::SiLU:
+    case OpType::RMSNorm:
+    case OpType::Repeat:
       loop(numElements(op.outputs[0].shape),
            elementValue(op, operands, shapes, op.outputs[0].shape, "i") + out.write("i", "v"));
       break;
+    case OpType::Input: raise(ErrorKind::Internal, "Input in a {} graph", mugraph::levelName(graph_.level()));
     }
     barrier();
   }

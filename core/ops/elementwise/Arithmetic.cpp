@@ -1,5 +1,6 @@
 // Add, Sub, Mul, Div, Mod, Pow and the variadic Min, Max, Sum, Mean.
 
+#include "ops/Flops.h"
 #include "ops/OpRegistry.h"
 #include "ops/elementwise/Builders.h"
 #include "ops/elementwise/ElementwiseOps.h"
@@ -59,6 +60,7 @@ template <typename B, typename E> auto power(B base, E exponent) {
 // base's.
 OpDef powOp() {
   OpDef def{.name = "Pow", .opClass = OpClass::Elementwise, .minInputs = 2, .maxInputs = 2};
+  def.flops = flopsPerOutputElement();
   def.infer = [](InferContext& ctx) {
     const TensorType& base = ctx.inputType(0);
     checkAccepts(Accepts::Numeric, base.dtype);

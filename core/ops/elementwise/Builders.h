@@ -7,6 +7,7 @@
 // attributes once and returns the function (or a std::variant of functions).
 
 #include "ir/Dispatch.h"
+#include "ops/Flops.h"
 #include "ops/OpDef.h"
 #include "ops/elementwise/Map.h"
 
@@ -81,6 +82,7 @@ OpDef mapOp(std::string name, std::vector<AttrSpec> attributes, Make make) {
             .minInputs = Arity,
             .maxInputs = Arity,
             .attributes = std::move(attributes)};
+  def.flops = flopsPerOutputElement();
   def.infer = [make](InferContext& ctx) {
     inferBroadcast(ctx, A, Y);
     make(ctx.attrs()); // reports bad attribute values at import, not at run time
@@ -126,6 +128,7 @@ template <Accepts A, Yields Y = Yields::Same, typename F> OpDef binaryOp(std::st
 // inputs, folded into the output in place.
 template <Accepts A, typename F> OpDef variadicOp(std::string name, F f) {
   OpDef def{.name = std::move(name), .opClass = OpClass::Elementwise, .minInputs = 1, .maxInputs = OpDef::kVariadic};
+  def.flops = flopsPerOutputElement();
   def.infer = [](InferContext& ctx) { inferBroadcast(ctx, A, Yields::Same); };
   def.kernel = [f](KernelContext& ctx) {
     Tensor& out = ctx.output(0);

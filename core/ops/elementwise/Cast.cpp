@@ -2,6 +2,7 @@
 // castValue's (Map.h). `saturate` only affects float8 targets, which tcx does
 // not support, so it is accepted and has no effect.
 
+#include "ops/Flops.h"
 #include "ops/OpRegistry.h"
 #include "ops/elementwise/Builders.h"
 #include "ops/elementwise/ElementwiseOps.h"
@@ -41,6 +42,8 @@ void registerCastOps(OpRegistry& registry) {
              .attributes = {{"to", AttrKind::Int, true}, {"saturate", AttrKind::Int}}};
   cast.infer = [](InferContext& ctx) { ctx.setOutputType(0, {castTarget(ctx.attrs()), ctx.inputType(0).shape}); };
   cast.kernel = castKernel;
+  cast.fusionRole = FusionRole::TypeConversion;
+  cast.flops = flopsPerOutputElement();
   registry.add(std::move(cast));
 
   OpDef castLike{.name = "CastLike",
@@ -52,6 +55,7 @@ void registerCastOps(OpRegistry& registry) {
     ctx.setOutputType(0, {ctx.inputType(1).dtype, ctx.inputType(0).shape});
   };
   castLike.kernel = castKernel;
+  castLike.flops = flopsPerOutputElement();
   registry.add(std::move(castLike));
 }
 

@@ -1,6 +1,7 @@
 // Dropout for inference: the identity, with an all-true mask. Training mode
 // is accepted only where it changes nothing, with ratio 0.
 
+#include "ops/Flops.h"
 #include "ops/OpRegistry.h"
 #include "ops/elementwise/Builders.h"
 #include "ops/elementwise/ElementwiseOps.h"
@@ -60,7 +61,8 @@ void registerDropoutOp(OpRegistry& registry) {
             .maxOutputs = 2,
             .attributes = {{"seed", AttrKind::Int}},
             .infer = inferDropout,
-            .kernel = dropoutKernel};
+            .kernel = dropoutKernel,
+            .flops = flopsPerOutputElement()};
   registry.add(std::move(def));
 }
 

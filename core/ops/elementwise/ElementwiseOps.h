@@ -17,6 +17,7 @@ void registerCastOps(OpRegistry& registry);       // Cast.cpp
 void registerDropoutOp(OpRegistry& registry);     // Dropout.cpp
 void registerTriluOp(OpRegistry& registry);       // Trilu.cpp
 void registerCudaForms(OpRegistry& registry);     // Cuda.cpp, after the others
+void registerMuGraphForms(OpRegistry& registry);  // MuGraph.cpp, after the others
 
 } // namespace elementwise
 } // namespace tcx

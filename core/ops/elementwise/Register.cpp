@@ -14,6 +14,7 @@ void registerElementwiseOps(OpRegistry& registry) {
   elementwise::registerDropoutOp(registry);
   elementwise::registerTriluOp(registry);
   elementwise::registerCudaForms(registry);
+  elementwise::registerMuGraphForms(registry);
 }
 
 } // namespace tcx

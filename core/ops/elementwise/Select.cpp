@@ -1,5 +1,6 @@
 // Clip (optional min and max inputs) and Where (a three-way broadcast).
 
+#include "ops/Flops.h"
 #include "ops/OpRegistry.h"
 #include "ops/elementwise/Builders.h"
 #include "ops/elementwise/ElementwiseOps.h"
@@ -24,6 +25,7 @@ template <typename T> ComputeType<T> bound(const KernelContext& ctx, size_t i, b
 
 OpDef clipOp() {
   OpDef def{.name = "Clip", .opClass = OpClass::Elementwise, .minInputs = 1, .maxInputs = 3};
+  def.flops = flopsPerOutputElement();
   def.infer = [](InferContext& ctx) {
     const TensorType& x = ctx.inputType(0);
     checkAccepts(Accepts::Numeric, x.dtype);
@@ -50,6 +52,7 @@ OpDef clipOp() {
 
 OpDef whereOp() {
   OpDef def{.name = "Where", .opClass = OpClass::Elementwise, .minInputs = 3, .maxInputs = 3};
+  def.flops = flopsPerOutputElement();
   def.infer = [](InferContext& ctx) {
     const TensorType& condition = ctx.inputType(0);
     TCX_CHECK(condition.dtype == DType::Bool, ErrorKind::ShapeInference, "the condition must be bool, got {}",

@@ -2,6 +2,7 @@
 // last two dimensions and zeroes the rest. It only moves bytes, so one
 // dtype-independent loop of row segments serves every dtype.
 
+#include "ops/Flops.h"
 #include "ops/OpRegistry.h"
 #include "ops/elementwise/Builders.h"
 #include "ops/elementwise/ElementwiseOps.h"
@@ -56,7 +57,8 @@ void registerTriluOp(OpRegistry& registry) {
             .maxInputs = 2,
             .attributes = {{"upper", AttrKind::Int}},
             .infer = inferTrilu,
-            .kernel = triluKernel};
+            .kernel = triluKernel,
+            .flops = flopsPerOutputElement()};
   registry.add(std::move(def));
 }
 

@@ -5,7 +5,8 @@
 // on large tensors. The float versions are branch-free, keep NaN and
 // infinities, and stay within a few ulp of the exact result, save erfc's far
 // tail (1e-5 relative beyond 2.5) (tests/ops/elementwise/VectorMathTest.cpp);
-// double goes to the C library.
+// double goes to the C library. exp is the one exp of the CPU kernels:
+// Softmax and LogSoftmax (ops/reduction) call it too.
 
 #include <bit>
 #include <cmath>
@@ -18,8 +19,9 @@ namespace detail {
 
 // Cephes' expf: e^x = 2^n e^r with n = round(x / ln 2), a degree-7
 // polynomial for e^r. 2^n is applied in two halves so that results down in
-// the subnormal range and up to FLT_MAX come out right.
-inline float expFloat(float x) {
+// the subnormal range and up to FLT_MAX come out right. Forced inline: the
+// vectoriser cannot see into a call.
+[[gnu::always_inline]] inline float expFloat(float x) {
   // Past these bounds e^x rounds to 0 or overflows; NaN is put back at the end.
   const float clamped = x >= -104.0f ? (x <= 89.0f ? x : 89.0f) : -104.0f;
   constexpr float kRoundingMagic = 12582912.0f; // 1.5 * 2^23: adding it rounds to an integer
@@ -107,7 +109,7 @@ inline float erfcFloat(float x) {
 
 } // namespace detail
 
-template <typename T> T exp(T x) {
+template <typename T> [[gnu::always_inline]] inline T exp(T x) {
   if constexpr (std::is_same_v<T, float>)
     return detail::expFloat(x);
   else

@@ -45,6 +45,7 @@ OpDef constantOp() {
                            {"value_strings", AttrKind::Strings},
                            {"sparse_value", AttrKind::Tensor}}};
   def.infer = [](InferContext& ctx) { ctx.setOutputType(0, constantValue(ctx.attrs()).type()); };
+  def.foldsAtAnySize = true; // the attribute holds the value already
   def.kernel = [](KernelContext& ctx) {
     Tensor value = constantValue(ctx.attrs());
     std::memcpy(ctx.output(0).raw(), value.raw(), value.byteSize());

@@ -3,6 +3,7 @@
 // operands' values, so shape inference needs them.
 
 #include "ir/Dispatch.h"
+#include "ops/Flops.h"
 #include "ops/OpRegistry.h"
 #include "ops/metadata/MetadataOps.h"
 
@@ -71,7 +72,8 @@ void registerRangeOp(OpRegistry& registry) {
             .minInputs = 3,
             .maxInputs = 3,
             .infer = inferRange,
-            .kernel = rangeKernel};
+            .kernel = rangeKernel,
+            .flops = flopsPerOutputElement(2)}; // start + i * delta
   registry.add(std::move(def));
 }
 

@@ -1,6 +1,8 @@
 // Shape (a slice of the input's dimensions) and Size (its element count).
-// Both depend on the input's type only, so they fold away at import.
+// Both depend on the input's type only, so they fold away at import even
+// when the input's value is unknown (resultFromTypes).
 
+#include "ir/Graph.h"
 #include "ops/OpRegistry.h"
 #include "ops/metadata/MetadataOps.h"
 
@@ -33,6 +35,11 @@ OpDef shapeOp() {
     auto [start, end] = shapeSlice(ctx.attrs(), static_cast<int64_t>(shape.size()));
     std::copy(shape.begin() + start, shape.begin() + end, ctx.output(0).data<int64_t>().begin());
   };
+  def.resultFromTypes = [](const Node& node) {
+    const Shape& shape = node.input(0)->type().shape;
+    auto [start, end] = shapeSlice(node.attrs(), static_cast<int64_t>(shape.size()));
+    return Tensor::fromVector<int64_t>({end - start}, std::vector<int64_t>(shape.begin() + start, shape.begin() + end));
+  };
   return def;
 }
 
@@ -40,6 +47,9 @@ OpDef sizeOp() {
   OpDef def{.name = "Size", .opClass = OpClass::Metadata};
   def.infer = [](InferContext& ctx) { ctx.setOutputType(0, {DType::I64, {}}); };
   def.kernel = [](KernelContext& ctx) { ctx.output(0).data<int64_t>()[0] = ctx.input(0).numElements(); };
+  def.resultFromTypes = [](const Node& node) {
+    return Tensor::scalar<int64_t>(node.input(0)->type().numElements());
+  };
   return def;
 }
 

@@ -14,5 +14,8 @@ void registerExpandOps(OpRegistry& registry);      // Expand, Tile
 void registerPadOp(OpRegistry& registry);          // Pad
 void registerGatherOps(OpRegistry& registry);      // Gather, GatherElements, GatherND
 void registerScatterOps(OpRegistry& registry);     // ScatterND, ScatterElements
+// After the others: the μGraph forms of Reshape, Squeeze, Unsqueeze, Flatten,
+// Identity and Expand (MuGraph.cpp).
+void registerMovementMuGraphForms(OpRegistry& registry);
 
 } // namespace tcx

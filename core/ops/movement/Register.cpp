@@ -13,6 +13,7 @@ void registerMovementOps(OpRegistry& registry) {
   registerPadOp(registry);
   registerGatherOps(registry);
   registerScatterOps(registry);
+  registerMovementMuGraphForms(registry);
 }
 
 } // namespace tcx

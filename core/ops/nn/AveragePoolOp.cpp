@@ -51,6 +51,7 @@ OpDef averagePoolOp() {
   OpDef def;
   def.name = "AveragePool";
   def.opClass = OpClass::Pooling;
+  def.flops = poolFlops;
   def.attributes = poolAttrSpecs();
   def.attributes.push_back({"count_include_pad", AttrKind::Int});
   def.infer = inferAveragePool;

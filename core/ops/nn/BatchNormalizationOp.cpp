@@ -3,6 +3,7 @@
 // scale + B, folded into one multiply-add per element. Training mode, which
 // computes batch statistics and updates the running ones, is not supported.
 
+#include "ops/Flops.h"
 #include "ops/nn/Common.h"
 #include "ops/nn/Ops.h"
 #include "ops/nn/Parallel.h"
@@ -63,6 +64,9 @@ OpDef batchNormalizationOp() {
   OpDef def;
   def.name = "BatchNormalization";
   def.opClass = OpClass::Normalization;
+  // Per element, with the statistics given (inference): the difference from
+  // the mean, the product with 1/sqrt(var + epsilon), the scale and the bias.
+  def.flops = flopsPerInputElement(4);
   def.minInputs = def.maxInputs = 5;
   def.maxOutputs = 3;
   def.attributes = {{"epsilon", AttrKind::Float}, {"momentum", AttrKind::Float}, {"training_mode", AttrKind::Int}};

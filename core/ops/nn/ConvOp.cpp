@@ -2,6 +2,7 @@
 // patch matrix of its input channels (implicit im2col) through the GEMM core,
 // one product per (image, group).
 
+#include "ir/Graph.h"
 #include "ops/nn/Common.h"
 #include "ops/nn/Ops.h"
 #include "ops/nn/Window.h"
@@ -100,12 +101,23 @@ template <typename T> void runConv(KernelContext& ctx) {
   acc.finish();
 }
 
+// W is [M, C/group, k...]: each output element is a multiply-add over its
+// group's C/group input channels and the kernel's taps, W's row length.
+double convFlops(const Node& node) {
+  const Shape& w = node.input(1)->type().shape;
+  double row = 1;
+  for (size_t d = 1; d < w.size(); ++d) row *= static_cast<double>(w[d]);
+  return 2 * row * static_cast<double>(node.output(0)->type().numElements());
+}
+
 } // namespace
 
 OpDef convOp() {
   OpDef def;
   def.name = "Conv";
   def.opClass = OpClass::Contraction;
+  def.fusionRole = FusionRole::Convolution;
+  def.flops = convFlops;
   def.minInputs = 2;
   def.maxInputs = 3;
   def.attributes = windowAttrSpecs();

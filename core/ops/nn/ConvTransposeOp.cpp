@@ -9,6 +9,7 @@
 #include "ops/nn/Window.h"
 
 #include "ir/Attribute.h"
+#include "ir/Graph.h"
 
 namespace tcx::nn {
 
@@ -149,12 +150,24 @@ template <typename T> void runConvTranspose(KernelContext& ctx) {
   acc.finish();
 }
 
+// W is [C, M/group, k...]: each input element is multiplied into the M/group
+// filters of its group at every kernel tap, W's row length, and added into
+// the output (padding crops taps, which the count still includes).
+double convTransposeFlops(const Node& node) {
+  const Shape& w = node.input(1)->type().shape;
+  double row = 1;
+  for (size_t d = 1; d < w.size(); ++d) row *= static_cast<double>(w[d]);
+  return 2 * row * static_cast<double>(node.input(0)->type().numElements());
+}
+
 } // namespace
 
 OpDef convTransposeOp() {
   OpDef def;
   def.name = "ConvTranspose";
   def.opClass = OpClass::Contraction;
+  def.fusionRole = FusionRole::TransposedConvolution;
+  def.flops = convTransposeFlops;
   def.minInputs = 2;
   def.maxInputs = 3;
   def.attributes = windowAttrSpecs();

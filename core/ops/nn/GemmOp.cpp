@@ -2,6 +2,7 @@
 // transposes and C broadcasts to Y (unidirectionally). The transposes are
 // just swapped strides for the GEMM core.
 
+#include "ir/Graph.h"
 #include "ops/StridedLoop.h"
 #include "ops/nn/Common.h"
 #include "ops/nn/Ops.h"
@@ -85,12 +86,22 @@ template <typename T> void runGemm(KernelContext& ctx) {
   acc.finish();
 }
 
+// A multiply-add over K for each element of Y: A' is [M, K], so A is [K, M]
+// under transA. Adding beta * C is the epilogue's.
+double gemmFlops(const Node& node) {
+  const Shape& a = node.input(0)->type().shape;
+  const double k = static_cast<double>(node.attrs().getInt("transA", 0) ? a[0] : a[1]);
+  return 2 * k * static_cast<double>(node.output(0)->type().numElements());
+}
+
 } // namespace
 
 OpDef gemmOp() {
   OpDef def;
   def.name = "Gemm";
   def.opClass = OpClass::Contraction;
+  def.fusionRole = FusionRole::GeneralMatrixProduct;
+  def.flops = gemmFlops;
   def.minInputs = 2;
   def.maxInputs = 3;
   def.attributes = {

@@ -1,6 +1,7 @@
 // GlobalAveragePool and GlobalMaxPool: one value per (image, channel) plane,
 // the spatial dimensions kept with size 1.
 
+#include "ops/Flops.h"
 #include "ops/nn/Common.h"
 #include "ops/nn/Ops.h"
 #include "ops/nn/Parallel.h"
@@ -48,6 +49,7 @@ template <GlobalPool Kind> OpDef globalPoolOp(const char* name) {
   OpDef def;
   def.name = name;
   def.opClass = OpClass::Pooling;
+  def.flops = flopsPerInputElement(1); // every input element folded once
   def.infer = inferGlobalPool;
   def.kernel = [](KernelContext& ctx) {
     FloatTypes::dispatch(ctx.input(0).dtype(),

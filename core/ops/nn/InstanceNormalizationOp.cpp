@@ -2,6 +2,7 @@
 // mean and unit variance over its spatial dimensions, then scaled and
 // shifted per channel.
 
+#include "ops/Flops.h"
 #include "ops/nn/Common.h"
 #include "ops/nn/Normalization.h"
 #include "ops/nn/Ops.h"
@@ -54,6 +55,9 @@ OpDef instanceNormalizationOp() {
   OpDef def;
   def.name = "InstanceNormalization";
   def.opClass = OpClass::Normalization;
+  // Per element: the mean's sum, the variance's difference, square and sum,
+  // the normalisation's difference and product, the scale and the bias.
+  def.flops = flopsPerInputElement(8);
   def.minInputs = def.maxInputs = 3;
   def.attributes = {{"epsilon", AttrKind::Float}};
   def.infer = inferInstanceNorm;

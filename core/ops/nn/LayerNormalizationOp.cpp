@@ -3,6 +3,7 @@
 // and B (which broadcast to those dimensions). Mean and InvStdDev, when
 // asked for, keep the leading dimensions and have size 1 in the others.
 
+#include "ops/Flops.h"
 #include "ops/StridedLoop.h"
 #include "ops/nn/Common.h"
 #include "ops/nn/Normalization.h"
@@ -102,6 +103,9 @@ OpDef layerNormalizationOp() {
   OpDef def;
   def.name = "LayerNormalization";
   def.opClass = OpClass::Normalization;
+  // Per element: the mean's sum, the variance's difference, square and sum,
+  // the normalisation's difference and product, the scale and the bias.
+  def.flops = flopsPerInputElement(8);
   def.minInputs = 2;
   def.maxInputs = 3;
   def.maxOutputs = 3;

@@ -1,5 +1,6 @@
 // LpNormalization: X divided by its L1 or L2 norm along one axis.
 
+#include "ops/Flops.h"
 #include "ops/nn/Common.h"
 #include "ops/nn/Ops.h"
 #include "ops/nn/Parallel.h"
@@ -69,6 +70,8 @@ OpDef lpNormalizationOp() {
   OpDef def;
   def.name = "LpNormalization";
   def.opClass = OpClass::Normalization;
+  // Per element: |x| or x^2 and its sum, then the division by the norm.
+  def.flops = flopsPerInputElement(3);
   def.attributes = {{"axis", AttrKind::Int}, {"p", AttrKind::Int}};
   def.infer = inferLpNorm;
   def.kernel = [](KernelContext& ctx) {

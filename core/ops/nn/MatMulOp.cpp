@@ -2,6 +2,7 @@
 // batch dimensions broadcast; a 1-D operand is promoted to a matrix (a row
 // for A, a column for B) and the added dimension is dropped from the result.
 
+#include "ir/Graph.h"
 #include "ops/StridedLoop.h"
 #include "ops/nn/Common.h"
 #include "ops/nn/Ops.h"
@@ -75,12 +76,20 @@ template <typename T> void runMatMul(const Tensor& a, const Tensor& b, Tensor& y
   acc.finish();
 }
 
+// A multiply-add over the shared dimension K for each output element.
+double matMulFlops(const Node& node) {
+  const double k = static_cast<double>(node.input(0)->type().shape.back());
+  return 2 * k * static_cast<double>(node.output(0)->type().numElements());
+}
+
 } // namespace
 
 OpDef matMulOp() {
   OpDef def;
   def.name = "MatMul";
   def.opClass = OpClass::Contraction;
+  def.fusionRole = FusionRole::MatrixProduct;
+  def.flops = matMulFlops;
   def.minInputs = def.maxInputs = 2;
   def.infer = inferMatMul;
   def.kernel = [](KernelContext& ctx) {

@@ -76,6 +76,7 @@ OpDef maxPoolOp() {
   OpDef def;
   def.name = "MaxPool";
   def.opClass = OpClass::Pooling;
+  def.flops = poolFlops;
   def.maxOutputs = 2;
   def.attributes = poolAttrSpecs();
   def.attributes.push_back({"storage_order", AttrKind::Int});

@@ -25,5 +25,7 @@ OpDef lpNormalizationOp();
 
 // The CUDA forms of the ops above (Cuda.cpp), once they are registered.
 void registerCudaForms(OpRegistry& registry);
+// Their μGraph forms (MuGraph.cpp), likewise.
+void registerMuGraphForms(OpRegistry& registry);
 
 } // namespace tcx::nn

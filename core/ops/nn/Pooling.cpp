@@ -1,6 +1,7 @@
 #include "ops/nn/Pooling.h"
 
 #include "ir/Attribute.h"
+#include "ir/Graph.h"
 
 namespace tcx::nn {
 
@@ -8,6 +9,12 @@ std::vector<AttrSpec> poolAttrSpecs() {
   std::vector<AttrSpec> specs = windowAttrSpecs();
   specs.push_back({"ceil_mode", AttrKind::Int});
   return specs;
+}
+
+double poolFlops(const Node& node) {
+  double taps = 1;
+  for (int64_t k : node.attrs().getInts("kernel_shape")) taps *= static_cast<double>(k);
+  return taps * static_cast<double>(node.output(0)->type().numElements());
 }
 
 PoolPlan planPool(const Shape& x, const AttrMap& attrs) {

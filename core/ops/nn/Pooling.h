@@ -17,6 +17,9 @@ struct PoolPlan : WindowGeometry {
 // The attribute specs of MaxPool and AveragePool beyond their own.
 std::vector<AttrSpec> poolAttrSpecs();
 
+// One comparison or addition per kernel tap for each output element.
+double poolFlops(const Node& node);
+
 // Reads kernel_shape, strides, dilations, pads, auto_pad and ceil_mode.
 PoolPlan planPool(const Shape& x, const AttrMap& attrs);
 

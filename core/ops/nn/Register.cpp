@@ -18,6 +18,7 @@ void registerNnOps(OpRegistry& registry) {
   registry.add(nn::instanceNormalizationOp());
   registry.add(nn::lpNormalizationOp());
   nn::registerCudaForms(registry);
+  nn::registerMuGraphForms(registry);
 }
 
 } // namespace tcx

@@ -1,6 +1,7 @@
 // ArgMax, ArgMin and Hardmax: the ops built on the position of the extreme
 // element along one axis.
 
+#include "ops/Flops.h"
 #include "ops/OpRegistry.h"
 #include "ops/reduction/Common.h"
 #include "ops/reduction/ReducePlan.h"
@@ -42,6 +43,7 @@ template <typename Better> OpDef argOp(const char* name) {
   def.name = name;
   def.opClass = OpClass::Reduction;
   def.attributes = {{"axis", AttrKind::Int}, {"keepdims", AttrKind::Int}, {"select_last_index", AttrKind::Int}};
+  def.flops = flopsPerInputElement(1); // one comparison per element
   def.infer = [](InferContext& ctx) {
     const TensorType& in = ctx.inputType(0);
     checkDType<DTypeSet::Numeric>(in.dtype);
@@ -74,6 +76,7 @@ OpDef hardmaxOp() {
   OpDef def;
   def.name = "Hardmax";
   def.opClass = OpClass::Reduction;
+  def.flops = flopsPerInputElement(1); // one comparison per element
   def.attributes = {{"axis", AttrKind::Int}};
   def.infer = inferAlongAxis;
   def.kernel = [](KernelContext& ctx) {

@@ -2,6 +2,7 @@
 // exclusive (each output leaves out its own element) and reversed (summing
 // from the end).
 
+#include "ops/Flops.h"
 #include "ops/OpRegistry.h"
 #include "ops/reduction/Common.h"
 #include "ops/reduction/ReductionOps.h"
@@ -48,6 +49,7 @@ void registerCumSum(OpRegistry& registry) {
   def.minInputs = 2;
   def.maxInputs = 2;
   def.attributes = {{"exclusive", AttrKind::Int}, {"reverse", AttrKind::Int}};
+  def.flops = flopsPerInputElement(1); // one addition per element
   def.infer = [](InferContext& ctx) {
     const TensorType& in = ctx.inputType(0);
     checkDType<DTypeSet::Numeric>(in.dtype);

@@ -1,6 +1,7 @@
 // The Reduce* ops (opset 18 form: axes is an optional input). Each is one
 // reducer run by the shared driver; only the reducer and dtypes differ.
 
+#include "ops/Flops.h"
 #include "ops/OpRegistry.h"
 #include "ops/reduction/ReduceDriver.h"
 #include "ops/reduction/Reducers.h"
@@ -23,10 +24,13 @@ template <typename T> using ReduceLogSum = Reduction<T, Identity, Add, Logarithm
 // reduction of the one input element at its place: x for most ops, but |x|
 // for ReduceL1, x*x for ReduceSumSquare and log(x) for ReduceLogSum, as the
 // ONNX spec clarified (onnx/onnx#7394). The driver needs no special case.
-template <template <typename> class R, DTypeSet S> OpDef reduceOp(const char* name) {
+template <template <typename> class R, DTypeSet S>
+OpDef reduceOp(const char* name, FusionRole fusionRole = FusionRole::None) {
   OpDef def;
   def.name = name;
   def.opClass = OpClass::Reduction;
+  def.fusionRole = fusionRole;
+  def.flops = flopsPerInputElement(1); // each input element folded once
   def.minInputs = 1;
   def.maxInputs = 2;
   def.attributes = {{"keepdims", AttrKind::Int}, {"noop_with_empty_axes", AttrKind::Int}};
@@ -50,9 +54,9 @@ template <template <typename> class R, DTypeSet S> OpDef reduceOp(const char* na
 } // namespace
 
 void registerReduceOps(OpRegistry& registry) {
-  registry.add(reduceOp<ReduceSum, DTypeSet::Numeric>("ReduceSum"));
+  registry.add(reduceOp<ReduceSum, DTypeSet::Numeric>("ReduceSum", FusionRole::SumReduction));
   registry.add(reduceOp<ReduceMean, DTypeSet::Numeric>("ReduceMean"));
-  registry.add(reduceOp<ReduceMax, DTypeSet::NumericOrBool>("ReduceMax"));
+  registry.add(reduceOp<ReduceMax, DTypeSet::NumericOrBool>("ReduceMax", FusionRole::MaxReduction));
   registry.add(reduceOp<ReduceMin, DTypeSet::NumericOrBool>("ReduceMin"));
   registry.add(reduceOp<ReduceProd, DTypeSet::Numeric>("ReduceProd"));
   registry.add(reduceOp<ReduceL1, DTypeSet::Numeric>("ReduceL1"));

@@ -13,5 +13,6 @@ void registerArgMaxOps(OpRegistry& registry);  // ArgMax, ArgMin, Hardmax (ArgMa
 void registerSoftmaxOps(OpRegistry& registry); // Softmax, LogSoftmax (Softmax.cpp)
 void registerCumSum(OpRegistry& registry);     // CumSum.cpp
 void registerCudaForms(OpRegistry& registry);  // Cuda.cpp, after the others
+void registerMuGraphForms(OpRegistry& registry); // MuGraph.cpp, after the others
 
 } // namespace tcx::reduction

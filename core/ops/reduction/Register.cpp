@@ -9,6 +9,7 @@ void registerReductionOps(OpRegistry& registry) {
   reduction::registerSoftmaxOps(registry);
   reduction::registerCumSum(registry);
   reduction::registerCudaForms(registry);
+  reduction::registerMuGraphForms(registry);
 }
 
 } // namespace tcx

@@ -1,13 +1,14 @@
 // Softmax and LogSoftmax in their opset 13 form: normalised along `axis`
 // alone (older opsets flattened every axis from `axis` on).
 
+#include "ops/Flops.h"
 #include "ops/OpRegistry.h"
+#include "ops/elementwise/VectorMath.h"
 #include "ops/reduction/ReduceDriver.h"
 #include "ops/reduction/Reducers.h"
 #include "ops/reduction/ReductionOps.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <vector>
 
@@ -15,36 +16,6 @@ namespace tcx::reduction {
 namespace {
 
 enum class Form { Softmax, LogSoftmax };
-
-// exp(x) for x <= 0 (or NaN). For float it is written so that the
-// vectoriser can inline it, where libm's expf is an opaque call:
-// exp(x) = 2^n exp(r) with n = round(x / ln 2), |r| <= ln(2) / 2, and exp(r)
-// from Cephes' polynomial (relative error below 2^-22). Results below the
-// smallest normal float flush to 0, which no softmax sum can tell from the
-// exact value. Forced inline: the vectoriser cannot see into a call.
-template <typename C> [[gnu::always_inline]] inline C expNonPositive(C x) {
-  if constexpr (!std::is_same_v<C, float>) {
-    return std::exp(x);
-  } else {
-    constexpr float kMin = -87.33654f; // ln of the smallest normal float
-    constexpr float kLog2e = 1.44269504088896341f;
-    constexpr float kLn2Hi = 0.693359375f; // ln 2 = kLn2Hi + kLn2Lo; n * kLn2Hi is exact
-    constexpr float kLn2Lo = -2.12194440e-4f;
-    constexpr float kRound = 12582912.0f; // 1.5 * 2^23: adding it rounds to an integer
-    float c = x > kMin ? (x < 0.0f ? x : 0.0f) : kMin; // also maps NaN into range
-    float n = (c * kLog2e + kRound) - kRound;
-    float r = (c - n * kLn2Hi) - n * kLn2Lo;
-    float p = 1.9875691500e-4f;
-    p = p * r + 1.3981999507e-3f;
-    p = p * r + 8.3334519073e-3f;
-    p = p * r + 4.1665795894e-2f;
-    p = p * r + 1.6666665459e-1f;
-    p = p * r + 5.0000001201e-1f;
-    p = p * r * r + r + 1.0f;
-    float scale = std::bit_cast<float>((static_cast<int32_t>(n) + 127) << 23);
-    return std::isnan(x) ? x : x < kMin ? 0.0f : p * scale;
-  }
-}
 
 // Calls f(i, j) for every element i = k * inner + j of an [n, inner] block,
 // with the loop along contiguous memory innermost: over k when the block is
@@ -72,7 +43,8 @@ template <Form F, typename T> void softmax(const T* x, T* y, const AxisSplit& sp
   for (int64_t o = 0; o < split.outer; ++o, x += block, y += block) {
     std::fill(max.begin(), max.end(), ColumnMax::init());
     foldInto<ColumnMax>(x, columns, max.data());
-    forEachElement(n, inner, [&](int64_t i, int64_t j) { exps[i] = expNonPositive(static_cast<C>(x[i]) - max[j]); });
+    forEachElement(n, inner,
+                   [&](int64_t i, int64_t j) { exps[i] = elementwise::vmath::exp(static_cast<C>(x[i]) - max[j]); });
     std::fill(sum.begin(), sum.end(), ColumnSum::init());
     foldInto<ColumnSum>(exps.data(), columns, sum.data());
     if constexpr (F == Form::Softmax) {
@@ -92,6 +64,10 @@ template <Form F> OpDef softmaxOp(const char* name) {
   OpDef def;
   def.name = name;
   def.opClass = OpClass::Reduction;
+  def.fusionRole = F == Form::Softmax ? FusionRole::Softmax : FusionRole::LogSoftmax;
+  // Per element: the maximum, x - max and its exponential, the sum, then
+  // one product (Softmax) or two differences (LogSoftmax).
+  def.flops = flopsPerInputElement(F == Form::Softmax ? 5 : 6);
   def.attributes = {{"axis", AttrKind::Int}};
   def.infer = inferAlongAxis;
   def.kernel = [](KernelContext& ctx) {

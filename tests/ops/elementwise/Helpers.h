@@ -2,7 +2,7 @@
 // Shorthands for the element-wise and metadata op tests.
 
 #include "ir/Dispatch.h"
-#include "ir/GraphBuilder.h"
+#include "ops/GraphBuilder.h"
 #include "support/RunOp.h"
 
 #include <catch2/catch.hpp>

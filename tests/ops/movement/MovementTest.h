@@ -2,7 +2,7 @@
 // Helpers shared by the data-movement op tests.
 
 #include "ir/DType.h"
-#include "ir/GraphBuilder.h"
+#include "ops/GraphBuilder.h"
 #include "ir/Tensor.h"
 #include "support/Error.h"
 #include "support/RunOp.h"

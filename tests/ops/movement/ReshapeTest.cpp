@@ -1,7 +1,7 @@
 #include "MovementTest.h"
 
 #include "ir/Dispatch.h"
-#include "ir/GraphBuilder.h"
+#include "ops/GraphBuilder.h"
 
 #include <catch2/catch.hpp>
 

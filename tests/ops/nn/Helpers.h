@@ -2,7 +2,7 @@
 // Helpers shared by the nn op tests.
 
 #include "ir/Dispatch.h"
-#include "ir/GraphBuilder.h"
+#include "ops/GraphBuilder.h"
 #include "ir/Tensor.h"
 #include "support/Error.h"
 

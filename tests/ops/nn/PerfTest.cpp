@@ -3,7 +3,7 @@
 
 #include "support/RunOp.h"
 
-#include "ir/GraphBuilder.h"
+#include "ops/GraphBuilder.h"
 
 #include <catch2/catch.hpp>
 

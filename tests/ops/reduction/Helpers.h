@@ -1,7 +1,7 @@
 #pragma once
 // Tensor builders and error probes shared by the reduction op tests.
 
-#include "ir/GraphBuilder.h"
+#include "ops/GraphBuilder.h"
 #include "support/Error.h"
 #include "support/RunOp.h"
 
