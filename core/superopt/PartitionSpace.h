@@ -10,7 +10,7 @@
 // SMs), and a split axis leaves tiles of at least kMinTile elements, the
 // tensor cores' fragment edge, unless it leaves one index per part.
 
-#include "cost/GpuPreset.h"
+#include "target/GpuPreset.h"
 #include "mugraph/MuGraph.h"
 #include "superopt/AxisLabels.h"
 

@@ -6,7 +6,7 @@
 // estimated by the cost model. Mirage enumerates the sizes inside the search
 // instead, which multiplies its space by the number of sizes per operator.
 
-#include "cost/GpuPreset.h"
+#include "target/GpuPreset.h"
 #include "mugraph/MuGraph.h"
 #include "superopt/AxisLabels.h"
 #include "superopt/PartitionSpace.h"

@@ -10,7 +10,7 @@
 // the queue holds the whole frontier, a checkpoint is just the queue, the
 // candidates found and the counters: an interrupted search resumes from it.
 
-#include "cost/GpuPreset.h"
+#include "target/GpuPreset.h"
 #include "mugraph/MuGraph.h"
 #include "superopt/SubexprChecker.h"
 #include "verify/FiniteFieldVerifier.h"

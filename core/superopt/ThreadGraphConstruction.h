@@ -15,7 +15,7 @@
 // over leading dimensions until a thread's tensors fit in registers; a match
 // that never fits is left alone.
 
-#include "cost/GpuPreset.h"
+#include "target/GpuPreset.h"
 #include "mugraph/MuGraph.h"
 
 namespace tcx::superopt {

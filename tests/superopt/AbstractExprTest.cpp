@@ -4,7 +4,7 @@
 #include "Exprs.h"
 #include "Programs.h"
 
-#include "ir/GraphBuilder.h"
+#include "ops/GraphBuilder.h"
 #include "ir/Tensor.h"
 #include "mugraph/Conversion.h"
 #include "superopt/AbstractExpr.h"
