@@ -1,6 +1,7 @@
 // tcx superopt MODEL: the μGraph superoptimizer (Mirage §4) on each LAX
 // subprogram; the best μGraphs as JSON and DOT, every verified candidate in
-// the report, and a checkpoint that --resume continues from.
+// the report, and a checkpoint that --resume continues from. --time-limit
+// bounds the whole command: one deadline, shared out among the programs.
 #include "Commands.h"
 #include "ModelOptions.h"
 
@@ -15,13 +16,17 @@
 #include "superopt/Superoptimize.h"
 #include "support/AtomicFile.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <string>
 #include <unistd.h>
+#include <vector>
 
 namespace tcx::cli {
 
@@ -32,21 +37,39 @@ struct SuperoptCliOptions {
   superopt::SearchOptions search;
   std::string outDir = "superopt";
   std::string report;
+  double timeLimitSeconds = 0;
   bool noPruning = false, noCanonical = false, noDeepening = false, z3Only = false, z3Fallback = false,
        json = false;
   int only = -1;
   std::string commandLine;
 };
 
+// What the command keeps back from its time limit for writing the results
+// at the end (at most, and at most 2% of the limit).
+constexpr double kWritingSeconds = 1;
+
 int kernels(const mugraph::KernelGraph& g) { return superopt::countKernels(g).launches; }
+
+// What the time limit left undone after the search, phase by phase.
+std::string cutShortLine(const superopt::RankingCut& cut) {
+  std::vector<std::string> undone;
+  if (cut.untuned > 0)
+    undone.push_back(fmt::format("{} candidates kept the sizes the search found them with", cut.untuned));
+  if (cut.untried > 0) undone.push_back(fmt::format("{} got no verifier trial and were not kept", cut.untried));
+  if (cut.unconfirmed > 0)
+    undone.push_back(fmt::format("{} of the best kept one trial's verdict, without further trials", cut.unconfirmed));
+  if (cut.unmeasured > 0) undone.push_back(fmt::format("{} of the best were not timed on the GPU", cut.unmeasured));
+  return fmt::format("cut short by the time limit in {}: {}", cut.phase(), fmt::join(undone, "; "));
+}
 
 void printResult(const superopt::SuperoptProgram& prog, const superopt::SearchResult& r) {
   const superopt::SearchProgress& p = r.progress;
   fmt::print("{}: {} nodes, {}{}\n", r.reference.name(), prog.nodes.size(), prog.lax ? "LAX" : "not LAX",
              prog.joined.empty() ? "" : " (joined " + prog.joined + ")");
-  fmt::print("  search: {} after {:.2f} s{} in the pass at {} x {} ops{}: {} prefixes explored, {} pruned by abstract "
-             "expressions, {} invalid\n",
-             superopt::stopReasonName(r.stop), p.elapsedSeconds, r.resumed ? " (resumed)" : "", p.kernelOps,
+  fmt::print("  search: {} after {:.2f} s{}{} in the pass at {} x {} ops{}: {} prefixes explored, {} pruned by "
+             "abstract expressions, {} invalid\n",
+             superopt::stopReasonName(r.stop), p.elapsedSeconds, r.resumed ? " (resumed)" : "",
+             r.stop == superopt::StopReason::TimeLimit ? " (the rest of the time kept for ranking)" : "", p.kernelOps,
              p.blockOps,
              p.passesCut > 0 ? fmt::format(" ({} earlier passes cut short at their share of the time)", p.passesCut)
                              : "",
@@ -55,8 +78,11 @@ void printResult(const superopt::SuperoptProgram& prog, const superopt::SearchRe
              r.solver.queries, r.solver.closureProved, r.solver.closureMissed, r.solver.solverCalls, r.solver.unknown,
              r.solver.solverSeconds);
   fmt::print("  candidates: {} found, {} size variants set aside, {} estimated over {}x slower than the reference "
-             "set aside, {} verified, {} rejected by the verifier, {} beyond the verification budget; ranked in {:.2f} s\n",
-             p.candidates, p.variants, p.slow, superopt::kMaxSlowdown, p.verified, p.rejected, p.unchecked, r.rankingSeconds);
+             "set aside, {} verified, {} rejected by the verifier, {} beyond the verification budget or the time "
+             "limit; ranked in {:.2f} s\n",
+             p.candidates, p.variants, p.slow, superopt::kMaxSlowdown, p.verified, p.rejected, p.unchecked,
+             r.rankingSeconds);
+  if (r.cut.any()) fmt::print("  {}\n", cutShortLine(r.cut));
   fmt::print("  reference: {:.2f} us estimated{}, {} kernels\n", r.referenceMicros,
              r.referenceMeasuredMicros ? fmt::format(", {:.2f} us measured", *r.referenceMeasuredMicros) : "",
              kernels(r.reference));
@@ -107,6 +133,14 @@ nlohmann::json resultJson(const superopt::SuperoptProgram& prog, const superopt:
           {"slow", p.slow},
           {"verified", p.verified},
           {"rejected", p.rejected},
+          {"unchecked", p.unchecked},
+          {"cut_short",
+           r.cut.any() ? nlohmann::json{{"phase", r.cut.phase()},
+                                        {"untuned", r.cut.untuned},
+                                        {"untried", r.cut.untried},
+                                        {"unconfirmed", r.cut.unconfirmed},
+                                        {"unmeasured", r.cut.unmeasured}}
+                       : nlohmann::json()},
           {"solver_queries", r.solver.queries},
           {"solver_closure_proved", r.solver.closureProved},
           {"solver_closure_missed", r.solver.closureMissed},
@@ -119,8 +153,15 @@ nlohmann::json resultJson(const superopt::SuperoptProgram& prog, const superopt:
 }
 
 int runSuperopt(SuperoptCliOptions& o) {
+  // One deadline for the command, from its start; writing the results at
+  // the end keeps a moment back.
+  const superopt::Deadline end =
+      superopt::Deadline::after(o.timeLimitSeconds).sooner(std::min(kWritingSeconds, 0.02 * o.timeLimitSeconds));
   Graph graph = o.model.load();
   std::vector<superopt::SuperoptProgram> programs = superopt::superoptPrograms(graph);
+  std::vector<size_t> chosen;
+  for (size_t i = 0; i < programs.size(); ++i)
+    if (o.only < 0 || static_cast<size_t>(o.only) == i) chosen.push_back(i);
   o.search.abstractPruning = !o.noPruning;
   o.search.solver.closure = !o.z3Only;
   o.search.solver.z3Fallback = o.z3Fallback;
@@ -131,8 +172,8 @@ int runSuperopt(SuperoptCliOptions& o) {
     o.search.measure = [](const mugraph::KernelGraph& g) { return backend::measureMuGraph(g, {}).medianUs; };
   std::vector<SuperoptRun> runs;
   bool live = isatty(STDERR_FILENO) != 0;
-  for (size_t i = 0; i < programs.size(); ++i) {
-    if (o.only >= 0 && static_cast<size_t>(o.only) != i) continue;
+  for (size_t k = 0; k < chosen.size(); ++k) {
+    const size_t i = chosen[k];
     superopt::SearchOptions search = o.search;
     std::filesystem::create_directories(o.outDir);
     search.checkpointPath = fmt::format("{}/{}.checkpoint.json", o.outDir, programs[i].program.name());
@@ -147,7 +188,11 @@ int runSuperopt(SuperoptCliOptions& o) {
         fmt::print(stderr, "\r  {:.1f} s: {} explored, {} pruned, {} candidates, {} verified, {} queued   ",
                    p.elapsedSeconds, p.explored, p.pruned, p.candidates, p.verified, p.frontier);
       };
-    superopt::SearchResult r = superopt::SuperoptSearch(programs[i].program, search).run(progress);
+    // Each program shares what is left with those after it: time one does
+    // not use goes to the next.
+    const superopt::Deadline programEnd = end.share(1.0 / static_cast<double>(chosen.size() - k));
+    superopt::SearchResult r =
+        superopt::SuperoptSearch(programs[i].program, search).run(progress, nullptr, programEnd);
     if (live) fmt::print(stderr, "\r\033[K");
     if (r.stop == superopt::StopReason::Exhausted) std::filesystem::remove(search.checkpointPath);
     saveBest(o.outDir, r);
@@ -182,7 +227,9 @@ void addSuperoptCommand(CLI::App& app, Action& action, std::string commandLine) 
       ->capture_default_str();
   cmd->add_option("--max-block-ops", o->search.maxBlockOps, "Block-level operators per block graph (Mirage: 7)")
       ->capture_default_str();
-  cmd->add_option("--time-limit", o->search.timeLimitSeconds, "Stop each search after S seconds (0: none)");
+  cmd->add_option("--time-limit", o->timeLimitSeconds,
+                  "End the whole command within S seconds: every program's search, verification and ranking, shared "
+                  "among the programs (0: none)");
   cmd->add_option("--state-limit", o->search.stateLimit, "Stop each search after N prefixes (0: none)");
   cmd->add_option("--verify-time", o->search.verifySeconds,
                   "After each search, S seconds for one verifier trial per candidate, and S more for the best "

@@ -22,6 +22,10 @@ using namespace mugraph;
 
 namespace {
 
+// What size tuning may use of the time left when it starts (the header says
+// why).
+constexpr double kTuningShare = 1.0 / 3;
+
 struct Fnv {
   uint64_t h = 1469598103934665603ull;
   void add(int64_t v) {
@@ -87,15 +91,18 @@ uint64_t structureHash(const KernelGraph& graph) {
 }
 
 void rankCandidates(SearchResult& result, const std::vector<FoundCandidate>& found, const SearchOptions& options,
-                    SearchProgress& progress, const ProgressFn& onProgress) {
+                    SearchProgress& progress, const ProgressFn& onProgress, const Deadline& deadline,
+                    TrialCost* trialCost) {
   result.referenceMicros = estimateCost(result.reference, options.preset).micros;
   // The search found each with its size class's representative partitions.
   const AxisAnalysis axes(result.reference);
   const PartitionLimits limits = PartitionLimits::of(options.preset, options.maxGridDims, options.maxForLoopDims);
   std::vector<SizeTuning> tuned(found.size());
+  const Deadline tuningEnd = deadline.share(kTuningShare);
   parallelFor(found.size(), options.threads, [&](size_t i) {
-    tuned[i] = tuneSizes(found[i].graph, axes, limits, options.preset);
+    tuned[i] = tuneSizes(found[i].graph, axes, limits, options.preset, tuningEnd);
   });
+  result.cut.untuned = std::ranges::count_if(tuned, &SizeTuning::cut);
   std::vector<Ranked> ranked;
   // Tuning can make two candidates one.
   std::set<uint64_t> seen;
@@ -141,57 +148,97 @@ void rankCandidates(SearchResult& result, const std::vector<FoundCandidate>& fou
     std::stable_partition(trialOrder.begin(), trialOrder.end(), [&](size_t i) { return sameForm[i] != 0; });
   }
 
-  // One trial for every kept candidate, in trialOrder, in parallel,
+  // One trial for every kept candidate, in trialOrder, in parallel, started
   // within verifySeconds (a trial at paper shapes takes seconds, and a long
-  // search finds hundreds); the same seed for all, so each sees the same ω
-  // and inputs. Candidates the budget does not reach are not kept.
+  // search finds hundreds) if predicted to end by the deadline (with a GPU
+  // to time the best, by half of what is left); the same seed for all, so
+  // each sees the same ω and inputs. Candidates neither reaches are not kept.
   verify::VerifyOptions once = options.verify;
   once.maxTrials = 1;
-  std::atomic<int64_t> verified{0}, rejected{0}, unchecked{0};
+  std::atomic<int64_t> verified{0}, rejected{0}, unchecked{0}, untried{0};
   const auto start = std::chrono::steady_clock::now();
+  const Deadline trialsEnd = options.measure ? deadline.share(0.5) : deadline;
+  std::optional<TrialCost> measured;
+  TrialCost* cost = trialCost;
+  if (!cost && trialsEnd.bounded() && !kept.empty())
+    cost = &measured.emplace(result.reference, options.verify, options.threads, options.preset);
   parallelFor(kept.size(), options.threads, [&](size_t k) {
     size_t i = trialOrder[k];
+    const KernelGraph& graph = kept[i].candidate.graph;
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > options.verifySeconds) {
       ++unchecked;
       return;
     }
-    kept[i].candidate.verdict = verifyOrReject(once, result.reference, kept[i].candidate.graph);
+    if (cost && !trialsEnd.fits(cost->predict(result.reference, graph))) {
+      ++unchecked;
+      ++untried;
+      return;
+    }
+    kept[i].candidate.verdict = verifyOrReject(once, result.reference, graph);
+    if (cost) cost->observe(result.reference, graph, kept[i].candidate.verdict.seconds);
     kept[i].passed = kept[i].candidate.verdict.verdict != verify::Verdict::NotEquivalent;
     ++(kept[i].passed ? verified : rejected);
   });
   progress.verified = verified;
   progress.rejected = rejected;
   progress.unchecked = unchecked;
+  result.cut.untried = untried;
   if (onProgress) onProgress(progress);
 
   std::vector<Candidate> out;
   for (Ranked& r : kept)
     if (r.passed) out.push_back(std::move(r.candidate));
-  // The full bound for the best; a failure there drops the candidate.
+  // The full bound for the best, with what the first trials left; a failure
+  // there drops the candidate. With a GPU to time them, the further trials
+  // leave it half of what is left.
   size_t top = std::min(out.size(), static_cast<size_t>(std::max(0, options.verifyTop)));
+  const Deadline furtherEnd = options.measure ? deadline.share(0.5) : deadline;
   // Each gets an equal share of the time, in trials as long as its first.
-  double share = options.verifySeconds / static_cast<double>(std::max<size_t>(top, 1));
+  double share =
+      std::min(options.verifySeconds, furtherEnd.secondsLeft()) / static_cast<double>(std::max<size_t>(top, 1));
+  std::atomic<int64_t> unconfirmed{0};
   parallelFor(top, options.threads, [&](size_t i) {
-    verify::VerifyOptions o = options.verify;
     double trialSeconds = std::max(out[i].verdict.seconds, 1e-6);
-    o.maxTrials = std::clamp<int64_t>(static_cast<int64_t>(share / trialSeconds), 1, options.verify.maxTrials);
+    // One that no trial fits any more keeps its first trial's verdict.
+    if (!furtherEnd.fits(trialSeconds)) {
+      ++unconfirmed;
+      return;
+    }
+    verify::VerifyOptions o = options.verify;
+    double seconds = std::min(share, furtherEnd.secondsLeft());
+    o.maxTrials = std::clamp<int64_t>(static_cast<int64_t>(seconds / trialSeconds), 1, options.verify.maxTrials);
     out[i].verdict = verifyOrReject(o, result.reference, out[i].graph);
   });
+  result.cut.unconfirmed = unconfirmed;
   int64_t dropped =
       std::erase_if(out, [](const Candidate& c) { return c.verdict.verdict == verify::Verdict::NotEquivalent; });
   progress.verified -= dropped;
   progress.rejected += dropped;
   if (options.measure) {
-    // A program the GPU backend cannot run keeps its estimate only.
+    // The reference first, for the speedups; then the best, while the
+    // deadline leaves time for a timing as long as the longest so far.
+    double longestTiming = 0;
+    auto timeLeft = [&] { return deadline.fits(longestTiming); };
     auto measure = [&](const KernelGraph& g) -> std::optional<double> {
+      const auto began = std::chrono::steady_clock::now();
+      std::optional<double> micros;
       try {
-        return options.measure(g);
+        micros = options.measure(g);
       } catch (const Error&) {
-        return std::nullopt;
+        // A program the GPU backend cannot run keeps its estimate only.
       }
+      longestTiming =
+          std::max(longestTiming, std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
+      return micros;
     };
-    result.referenceMeasuredMicros = measure(result.reference);
-    for (size_t i = 0; i < std::min(out.size(), top); ++i) out[i].measuredMicros = measure(out[i].graph);
+    if (timeLeft()) result.referenceMeasuredMicros = measure(result.reference);
+    for (size_t i = 0; i < std::min(out.size(), top); ++i) {
+      if (!timeLeft()) {
+        ++result.cut.unmeasured;
+        continue;
+      }
+      out[i].measuredMicros = measure(out[i].graph);
+    }
     std::stable_sort(out.begin(), out.end(), [](const Candidate& a, const Candidate& b) {
       double x = a.measuredMicros.value_or(1e300), y = b.measuredMicros.value_or(1e300);
       return x != y ? x < y : a.estimatedMicros < b.estimatedMicros;

@@ -8,9 +8,23 @@
 // finite-field trial each, which rejects a non-equivalent program with
 // probability at least 1/k, then the full δ bound for the best `verifyTop`.
 // Only candidates that pass are kept, each with its verdict.
+//
+// Every phase ends by the deadline, keeping back part of what is left for
+// the phases after it: size tuning may use a third; the first trials the
+// rest (within verifySeconds) or, when a GPU times the best, half of it; the
+// further trials what the first leave, or half of it with a GPU. Work that
+// has started is not interrupted, so a trial starts only if predicted to end
+// in time (TrialCost.h), a timing only if one as long as the longest before
+// it would.
+// What was left undone is counted in SearchResult::cut. Tuning goes in the
+// order found, and a candidate it does not reach keeps its search sizes
+// (still a valid program); trials and timings go best first, so what the
+// deadline cuts there is the least promising.
 
+#include "superopt/Deadline.h"
 #include "superopt/SearchFrontier.h"
 #include "superopt/SuperoptSearch.h"
+#include "superopt/TrialCost.h"
 
 #include <vector>
 
@@ -21,10 +35,14 @@ namespace tcx::superopt {
 inline constexpr double kMaxSlowdown = 4;
 
 // `found` holds distinct graphs (the engine drops repeats as it finds them).
-// Fills result.candidates (best first) and result.referenceMicros; updates
-// the verification counters of `progress`, reporting through `onProgress`.
+// Fills result.candidates (best first), result.referenceMicros and
+// result.cut; updates the verification counters of `progress`, reporting
+// through `onProgress`. `trialCost`: the model the search planned its
+// reserve with (SuperoptSearch.cpp); with a deadline and none, one is
+// measured here.
 void rankCandidates(SearchResult& result, const std::vector<FoundCandidate>& found, const SearchOptions& options,
-                    SearchProgress& progress, const ProgressFn& onProgress);
+                    SearchProgress& progress, const ProgressFn& onProgress, const Deadline& deadline = {},
+                    TrialCost* trialCost = nullptr);
 
 // The structure of a μGraph with grid and for-loop sizes left out: operator
 // types, operands and maps at every level.

@@ -6,6 +6,7 @@
 // generated. Items are small and self-contained, so the frontier can be
 // written to a file and read back.
 
+#include "mugraph/Canonical.h"
 #include "mugraph/MuGraph.h"
 #include "superopt/AbstractExpr.h"
 #include "superopt/SuperoptSearch.h"
@@ -13,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -59,6 +61,24 @@ private:
 struct FoundCandidate {
   mugraph::KernelGraph graph;
   double foundAtSeconds = 0;
+};
+
+// The complete μGraphs found, each once, in the order found: a deeper pass
+// of iterative deepening finds its predecessors' candidates again.
+class FoundCandidates {
+public:
+  // False, and `f` dropped, if the same graph was found before.
+  bool add(FoundCandidate f) {
+    if (!hashes_.insert(mugraph::stableHash(f.graph)).second) return false;
+    found_.push_back(std::move(f));
+    return true;
+  }
+  const std::vector<FoundCandidate>& all() const { return found_; }
+  size_t size() const { return found_.size(); }
+
+private:
+  std::vector<FoundCandidate> found_;
+  std::set<uint64_t> hashes_;
 };
 
 struct Checkpoint {

@@ -2,7 +2,7 @@
 // and graph-defined operators, and block graphs extended operator by
 // operator, each extension checked for shape, memory, canonical form and
 // abstract expression.
-#include "superopt/SearchEngine.h"
+#include "superopt/SearchGenerator.h"
 
 #include "mugraph/Canonical.h"
 #include "mugraph/LoopPhase.h"
@@ -10,9 +10,102 @@
 #include "superopt/ExprSignature.h"
 #include "support/Error.h"
 
+#include <algorithm>
+#include <functional>
+
 namespace tcx::superopt::detail {
 
-KernelPrefix Engine::initialPrefix() const {
+using mugraph::BlockGraph;
+using mugraph::KernelGraph;
+using mugraph::Operator;
+using mugraph::OperatorGraph;
+using mugraph::OpType;
+using mugraph::TensorDesc;
+using mugraph::TensorRef;
+
+struct BlockPrefix {
+  BlockGraph graph;
+  AxisUnifier unifier;
+  std::vector<ExprRef> exprs; // of every operator's output
+  std::vector<std::optional<TensorLabels>> labels;
+  int ops = 0;        // besides the input iterators
+  int maxOutputs = 0; // accumulators the kernel graph can still consume (maxGraphOutputs)
+};
+
+struct Unconsumed {
+  int kernelOps = 0; // operators besides inputs and constants
+  std::vector<TensorRef> tensors;
+  int among(const std::vector<TensorRef>& operands) const {
+    int n = 0;
+    for (TensorRef t : tensors) n += std::find(operands.begin(), operands.end(), t) != operands.end();
+    return n;
+  }
+};
+
+namespace {
+
+int uses(const OperatorGraph& g, TensorRef t) {
+  int n = 0;
+  for (const Operator& op : g.ops()) n += static_cast<int>(std::count(op.inputs.begin(), op.inputs.end(), t));
+  return n;
+}
+
+bool isLeaf(OpType t) { return t == OpType::Input || t == OpType::Constant; }
+
+// The tensors of a kernel prefix no operator reads yet, leaves aside.
+Unconsumed unconsumedOf(const KernelGraph& g) {
+  Unconsumed u;
+  for (int i = 0; i < static_cast<int>(g.ops().size()); ++i) {
+    if (isLeaf(g.op(i).type)) continue;
+    ++u.kernelOps;
+    for (int j = 0; j < static_cast<int>(g.op(i).outputs.size()); ++j)
+      if (uses(g, {i, j}) == 0) u.tensors.push_back({i, j});
+  }
+  return u;
+}
+
+// Whether `op` may extend a block graph with for-loop accumulations, checked
+// before appending, where a phase conflict would raise: most operand pairs of
+// such a block mix phases. After the loop the search appends element-wise
+// operators only, the epilogue Mirage's RMSNorm form needs: a reduction or a
+// matmul there would run on the accumulated tile alone, which the next
+// kernel does as well, and would open a space as large as the loop body's.
+bool fitsLoopPhases(const BlockGraph& g, const Operator& op) {
+  if (std::ranges::none_of(g.ops(), [](const Operator& o) { return isForLoopAccumulation(o.type); })) return true;
+  std::vector<mugraph::LoopPhase> phases = loopPhases(g), operands;
+  for (TensorRef t : op.inputs) operands.push_back(phases[static_cast<size_t>(t.op)]);
+  if (phaseConflict(op, operands)) return false;
+  bool after = std::ranges::find(operands, mugraph::LoopPhase::After) != operands.end();
+  return !after || isElementwise(op.type) || op.type == OpType::OutputAccumulator;
+}
+
+} // namespace
+
+SearchGenerator::SearchGenerator(const KernelGraph& reference, const SearchOptions& options,
+                                 SearchCounters& counters, StopSignal& stop)
+    : reference_(reference), options_(options), counters_(counters), stop_(stop), axes_(reference),
+      target_(outputExpr(reference)), checker_(target_, options.solver), coverage_(target_),
+      vocabulary_(vocabularyFor(reference, target_, options.abstractPruning)),
+      limits_(PartitionLimits::of(options.preset, options.maxGridDims, options.maxForLoopDims)),
+      partitions_(axes_, limits_), output_(reference.desc(reference.outputs()[0])) {
+  // An operator consuming n unconsumed tensors leaves n - 1 (an
+  // accumulator: one fewer); this bounds how many a block may still leave.
+  for (OpType t : vocabulary_.types) maxConsumed_ = std::max(maxConsumed_, static_cast<int>(numOperands(t)) - 1);
+  kernelReduce_ = std::max(maxConsumed_, options.maxGraphInputs - 1);
+}
+
+bool SearchGenerator::keep(const ExprRef& e, Expansion& ex) {
+  if (!options_.abstractPruning || checker_.isSubexpr(e)) return true;
+  counters_.countPruned(ex.counts);
+  return false;
+}
+
+int SearchGenerator::maxGraphOutputs(const Unconsumed& u, const std::vector<TensorRef>& operands) const {
+  int left = kernelOps_ - u.kernelOps - 1;
+  return 1 + left * kernelReduce_ - (static_cast<int>(u.tensors.size()) - u.among(operands));
+}
+
+KernelPrefix SearchGenerator::initialPrefix() const {
   KernelPrefix p;
   p.graph = KernelGraph(reference_.name());
   for (const Operator& op : reference_.ops()) {
@@ -27,31 +120,19 @@ KernelPrefix Engine::initialPrefix() const {
   return p;
 }
 
-std::shared_ptr<const KernelPrefix> Engine::restorePrefix(const KernelGraph& graph) const {
+std::shared_ptr<const KernelPrefix> SearchGenerator::restorePrefix(const KernelGraph& graph) const {
   return std::make_shared<const KernelPrefix>(KernelPrefix{graph, exprsOf(graph)});
 }
 
-Unconsumed unconsumedOf(const KernelGraph& g) {
-  Unconsumed u;
-  for (int i = 0; i < static_cast<int>(g.ops().size()); ++i) {
-    if (isLeaf(g.op(i).type)) continue;
-    ++u.kernelOps;
-    for (int j = 0; j < static_cast<int>(g.op(i).outputs.size()); ++j)
-      if (uses(g, {i, j}) == 0) u.tensors.push_back({i, j});
-  }
-  return u;
-}
-
-void Engine::expand(const WorkItem& item, Expansion& ex) {
+void SearchGenerator::expand(const WorkItem& item, Expansion& ex) {
   if (item.pending)
     expandPending(item.prefix, *item.pending, ex);
   else
     expandKernel(item.prefix, ex);
 }
 
-void Engine::expandKernel(const std::shared_ptr<const KernelPrefix>& prefix, Expansion& ex) {
-  ++ex.explored;
-  ++liveExplored_;
+void SearchGenerator::expandKernel(const std::shared_ptr<const KernelPrefix>& prefix, Expansion& ex) {
+  counters_.countExplored(ex.counts);
   const KernelGraph& g = prefix->graph;
   std::vector<TensorRef> all;
   for (int i = 0; i < static_cast<int>(g.ops().size()); ++i)
@@ -63,7 +144,7 @@ void Engine::expandKernel(const std::shared_ptr<const KernelPrefix>& prefix, Exp
   if (left <= 0 || !canFinish(unconsumed, left)) return;
   AxisAnalysis::Labelled labels = axes_.label(g);
   if (labels.unifier.conflicted()) { // its last operator pairs axes the reference keeps apart
-    ++ex.invalid;
+    ++ex.counts.invalid;
     return;
   }
 
@@ -99,7 +180,7 @@ void Engine::expandKernel(const std::shared_ptr<const KernelPrefix>& prefix, Exp
     ex.children.push_back({prefix, PendingGraph{set, 0, PendingGraph::kAll}});
 
   forEachOperator(g, all, vocabulary_, [&](Operator op) {
-    checkStop();
+    stop_.check();
     std::vector<TensorRef> operands = op.inputs;
     std::sort(operands.begin(), operands.end());
     operands.erase(std::unique(operands.begin(), operands.end()), operands.end());
@@ -112,14 +193,15 @@ void Engine::expandKernel(const std::shared_ptr<const KernelPrefix>& prefix, Exp
   });
 }
 
-void Engine::appendKernelOp(const KernelPrefix& prefix, Operator op, std::vector<ExprRef> exprs, Expansion& ex) {
+void SearchGenerator::appendKernelOp(const KernelPrefix& prefix, Operator op, std::vector<ExprRef> exprs,
+                                     Expansion& ex) {
   if (options_.canonicalForm && !extendsCanonically(prefix.graph, op)) return;
   auto child = std::make_shared<KernelPrefix>(prefix);
   TensorRef t;
   try {
     t = child->graph.append(std::move(op));
   } catch (const Error&) {
-    ++ex.invalid;
+    ++ex.counts.invalid;
     return;
   }
   child->exprs.push_back(std::move(exprs));
@@ -138,12 +220,12 @@ void Engine::appendKernelOp(const KernelPrefix& prefix, Operator op, std::vector
     // complete program must also contain the reference's, or it computes
     // only part of it (attention without its division).
     if (options_.abstractPruning && !ExprSignature(child->exprs.back()[static_cast<size_t>(j)]).admits(target_)) {
-      countPruned(ex);
+      counters_.countPruned(ex.counts);
       continue;
     }
     AxisAnalysis::Labelled labels = axes_.label(g);
     if (labels.unifier.conflicted() || !axes_.indexesOutputAxes(labels, out)) {
-      ++ex.invalid;
+      ++ex.counts.invalid;
       continue;
     }
     KernelGraph candidate = g;
@@ -153,42 +235,20 @@ void Engine::appendKernelOp(const KernelPrefix& prefix, Operator op, std::vector
   ex.children.push_back({std::move(child), std::nullopt});
 }
 
-std::shared_ptr<const std::vector<GraphPartition>>
-Engine::partitionsOf(const std::shared_ptr<const KernelPrefix>& prefix, const std::vector<TensorRef>& operands) {
-  {
-    std::lock_guard lock(partitionsMutex_);
-    for (const PartitionCacheEntry& e : partitionCache_)
-      if (e.prefix == prefix && e.operands == operands) return e.partitions;
-  }
-  AxisAnalysis::Labelled labels = axes_.label(prefix->graph);
-  std::vector<const TensorLabels*> l;
-  std::vector<TensorDesc> descs;
-  for (TensorRef t : operands) {
-    l.push_back(&*labels.of(t));
-    descs.push_back(prefix->graph.desc(t));
-  }
-  auto parts = std::make_shared<const std::vector<GraphPartition>>(
-      sizeClassRepresentatives(enumeratePartitions(labels.unifier, l, limits_), descs));
-  std::lock_guard lock(partitionsMutex_);
-  if (partitionCache_.size() == kPartitionCacheSize) partitionCache_.pop_front();
-  partitionCache_.push_back({prefix, operands, parts});
-  return parts;
-}
-
-void Engine::expandPending(const std::shared_ptr<const KernelPrefix>& prefix, const PendingGraph& pending,
-                           Expansion& ex) {
+void SearchGenerator::expandPending(const std::shared_ptr<const KernelPrefix>& prefix,
+                                    const PendingGraph& pending, Expansion& ex) {
   const KernelGraph& g = prefix->graph;
   std::vector<TensorDesc> descs;
   for (TensorRef t : pending.operands) descs.push_back(g.desc(t));
   const int maxOutputs = maxGraphOutputs(unconsumedOf(g), pending.operands);
-  std::shared_ptr<const std::vector<GraphPartition>> all = partitionsOf(prefix, pending.operands);
+  std::shared_ptr<const std::vector<GraphPartition>> all = partitions_.of(prefix, pending.operands);
   const std::vector<GraphPartition>& parts = *all;
   // One partition per expansion; the rest of the range is the continuation.
   size_t end = std::min(pending.endPartition, parts.size());
   if (pending.firstPartition + 1 < end)
     ex.continuation = WorkItem{prefix, PendingGraph{pending.operands, pending.firstPartition + 1, end}};
   for (size_t p = pending.firstPartition; p < std::min(pending.firstPartition + 1, end); ++p) {
-    checkStop();
+    stop_.check();
     const GraphPartition& part = parts[p];
     BlockPrefix block{partitionInputs(descs, part), part.unifier, {}, {}, 0, maxOutputs};
     for (size_t k = 0; k < pending.operands.size(); ++k) {
@@ -197,7 +257,7 @@ void Engine::expandPending(const std::shared_ptr<const KernelPrefix>& prefix, co
       block.labels.push_back(part.chunks[k]);
     }
     if (sharedMemoryBytes(block.graph) > options_.preset.sharedMemoryPerBlock) {
-      ++ex.invalid;
+      ++ex.counts.invalid;
       continue;
     }
     extendBlock(*prefix, pending.operands, block, ex);
@@ -209,11 +269,10 @@ void Engine::expandPending(const std::shared_ptr<const KernelPrefix>& prefix, co
   for (size_t i = 0; i < scored.size(); ++i) ex.children[i] = std::move(scored[i].second);
 }
 
-void Engine::extendBlock(const KernelPrefix& kernel, const std::vector<TensorRef>& operands, BlockPrefix& block,
-                         Expansion& ex) {
-  checkStop();
-  ++ex.explored;
-  ++liveExplored_;
+void SearchGenerator::extendBlock(const KernelPrefix& kernel, const std::vector<TensorRef>& operands,
+                                  BlockPrefix& block, Expansion& ex) {
+  stop_.check();
+  counters_.countExplored(ex.counts);
   const BlockGraph& g = block.graph;
   int accumulators = 0, unconsumed = 0;
   std::vector<TensorRef> available;
@@ -229,7 +288,8 @@ void Engine::extendBlock(const KernelPrefix& kernel, const std::vector<TensorRef
   if (accumulators > 0 && unconsumed == 0) closeBlock(kernel, operands, block, ex);
   int left = blockOps_ - block.ops;
   if (left <= 0 || unconsumed > maxConsumed_ * left) return;
-  forEachOperator(g, available, vocabulary_, [&](Operator op) { tryBlockOp(kernel, operands, block, std::move(op), ex); });
+  forEachOperator(g, available, vocabulary_,
+                  [&](Operator op) { tryBlockOp(kernel, operands, block, std::move(op), ex); });
   // Accumulators: each computed tensor is stored at most once (a loaded
   // chunk stored unchanged, or a tensor stored twice, only copies data; a
   // ForLoopSum stored is what an accumulator with fmap φ does alone), and
@@ -245,28 +305,9 @@ void Engine::extendBlock(const KernelPrefix& kernel, const std::vector<TensorRef
   }
 }
 
-namespace {
-
-// Whether `op` may extend a block graph with for-loop accumulations, checked
-// before appending, where a phase conflict would raise: most operand pairs of
-// such a block mix phases. After the loop the search appends element-wise
-// operators only, the epilogue Mirage's RMSNorm form needs: a reduction or a
-// matmul there would run on the accumulated tile alone, which the next
-// kernel does as well, and would open a space as large as the loop body's.
-bool fitsLoopPhases(const BlockGraph& g, const Operator& op) {
-  if (std::ranges::none_of(g.ops(), [](const Operator& o) { return isForLoopAccumulation(o.type); })) return true;
-  std::vector<LoopPhase> phases = loopPhases(g), operands;
-  for (TensorRef t : op.inputs) operands.push_back(phases[static_cast<size_t>(t.op)]);
-  if (phaseConflict(op, operands)) return false;
-  bool after = std::ranges::find(operands, LoopPhase::After) != operands.end();
-  return !after || isElementwise(op.type) || op.type == OpType::OutputAccumulator;
-}
-
-} // namespace
-
-void Engine::tryBlockOp(const KernelPrefix& kernel, const std::vector<TensorRef>& operands, const BlockPrefix& block,
-                        Operator op, Expansion& ex) {
-  checkStop();
+void SearchGenerator::tryBlockOp(const KernelPrefix& kernel, const std::vector<TensorRef>& operands,
+                                 const BlockPrefix& block, Operator op, Expansion& ex) {
+  stop_.check();
   if (options_.canonicalForm && !extendsCanonically(block.graph, op)) return;
   std::vector<ExprRef> in;
   std::vector<const TensorLabels*> inLabels;
@@ -276,18 +317,18 @@ void Engine::tryBlockOp(const KernelPrefix& kernel, const std::vector<TensorRef>
     inLabels.push_back(l ? &*l : nullptr);
   }
   if (!fitsLoopPhases(block.graph, op)) {
-    ++ex.invalid;
+    ++ex.counts.invalid;
     return;
   }
   BlockPrefix child = block;
   try {
     child.graph.append(op);
   } catch (const Error&) {
-    ++ex.invalid;
+    ++ex.counts.invalid;
     return;
   }
   if (sharedMemoryBytes(child.graph) > options_.preset.sharedMemoryPerBlock) {
-    ++ex.invalid;
+    ++ex.counts.invalid;
     return;
   }
   const Operator& added = child.graph.ops().back();
@@ -298,15 +339,15 @@ void Engine::tryBlockOp(const KernelPrefix& kernel, const std::vector<TensorRef>
                              ? std::nullopt
                              : propagateLabels(child.unifier, child.graph, added, inLabels));
   if (child.unifier.conflicted()) { // pairs axes the reference keeps apart
-    ++ex.invalid;
+    ++ex.counts.invalid;
     return;
   }
   ++child.ops;
   extendBlock(kernel, operands, child, ex);
 }
 
-void Engine::closeBlock(const KernelPrefix& kernel, const std::vector<TensorRef>& operands, const BlockPrefix& block,
-                        Expansion& ex) {
+void SearchGenerator::closeBlock(const KernelPrefix& kernel, const std::vector<TensorRef>& operands,
+                                 const BlockPrefix& block, Expansion& ex) {
   Operator op;
   op.type = OpType::GraphDefined;
   op.inputs = operands;

@@ -45,8 +45,8 @@ Operator adapted(const OperatorGraph& original, const Operator& op, const Operat
 class Tuner {
 public:
   Tuner(const KernelGraph& graph, const AxisAnalysis& axes, const PartitionLimits& limits, const GpuPreset& preset,
-        int maxVariants)
-      : graph_(graph), axes_(axes), limits_(limits), preset_(preset), maxVariants_(maxVariants) {}
+        const Deadline& deadline, int maxVariants)
+      : graph_(graph), axes_(axes), limits_(limits), preset_(preset), deadline_(deadline), maxVariants_(maxVariants) {}
 
   SizeTuning run() {
     best_.graph = graph_;
@@ -69,7 +69,10 @@ private:
         extend(std::move(g), i + 1);
         return;
       }
+      // Only a graph-defined operator has sizes to choose.
+      if (outOfTime()) return;
       for (std::shared_ptr<const PartitionedGraph> body : bodies(g, op)) {
+        if (outOfTime()) return;
         KernelGraph next = g;
         Operator resized = op;
         resized.outputs.clear();
@@ -80,6 +83,12 @@ private:
     } catch (const Error&) {
       // This combination does not build; the others may.
     }
+  }
+
+  // Whether the deadline has passed; the tuning is then cut.
+  bool outOfTime() {
+    best_.cut = best_.cut || deadline_.passed();
+    return best_.cut;
   }
 
   void finish(KernelGraph g) {
@@ -132,6 +141,7 @@ private:
   const AxisAnalysis& axes_;
   const PartitionLimits& limits_;
   const GpuPreset& preset_;
+  const Deadline& deadline_;
   int maxVariants_;
   SizeTuning best_;
 };
@@ -139,8 +149,8 @@ private:
 } // namespace
 
 SizeTuning tuneSizes(const KernelGraph& graph, const AxisAnalysis& axes, const PartitionLimits& limits,
-                     const GpuPreset& preset, int maxVariants) {
-  return Tuner(graph, axes, limits, preset, maxVariants).run();
+                     const GpuPreset& preset, const Deadline& deadline, int maxVariants) {
+  return Tuner(graph, axes, limits, preset, deadline, maxVariants).run();
 }
 
 } // namespace tcx::superopt

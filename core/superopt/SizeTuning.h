@@ -9,6 +9,7 @@
 #include "target/GpuPreset.h"
 #include "mugraph/MuGraph.h"
 #include "superopt/AxisLabels.h"
+#include "superopt/Deadline.h"
 #include "superopt/PartitionSpace.h"
 
 namespace tcx::superopt {
@@ -17,10 +18,12 @@ struct SizeTuning {
   mugraph::KernelGraph graph; // the cheapest variant; the input itself if none is cheaper
   double estimatedMicros = 0;
   int variants = 0; // combinations that built, the input included
+  bool cut = false;  // the deadline passed before every combination was tried: the best of those that were
 };
 
-// At most `maxVariants` combinations are tried, in the partitions' order.
+// Combinations are tried in the partitions' order until `deadline`, at most
+// `maxVariants` of them.
 SizeTuning tuneSizes(const mugraph::KernelGraph& graph, const AxisAnalysis& axes, const PartitionLimits& limits,
-                     const GpuPreset& preset, int maxVariants = 256);
+                     const GpuPreset& preset, const Deadline& deadline = {}, int maxVariants = 256);
 
 } // namespace tcx::superopt

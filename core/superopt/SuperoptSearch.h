@@ -9,9 +9,15 @@
 // with a block graph under construction) drained by worker threads. Because
 // the queue holds the whole frontier, a checkpoint is just the queue, the
 // candidates found and the counters: an interrupted search resumes from it.
+//
+// A time limit bounds the whole run, not the search alone: it becomes one
+// Deadline, and the search ends early enough to leave ranking (size tuning,
+// the verifier's trials, GPU timing) its share of the time; ranking in turn
+// stops at the deadline and says what it left undone (RankingCut).
 
 #include "target/GpuPreset.h"
 #include "mugraph/MuGraph.h"
+#include "superopt/Deadline.h"
 #include "superopt/SubexprChecker.h"
 #include "verify/FiniteFieldVerifier.h"
 
@@ -36,13 +42,13 @@ struct SearchOptions {
   // hold is found first; off: one depth-first pass at the full limits, as
   // Mirage searches.
   bool iterativeDeepening = true;
-  double timeLimitSeconds = 0; // 0: none
+  double timeLimitSeconds = 0; // the whole run, search and ranking, from run()'s start; 0: none
   int64_t stateLimit = 0;      // prefixes expanded, checked between expansions (exact with one thread); 0: none
   int threads = 0;             // 0: every hardware thread
   std::string checkpointPath;  // written when the search stops early ("" : none)
   bool resume = false;         // start from checkpointPath instead of the inputs
   int verifyTop = 5;           // candidates verified past the first trial, best estimated first
-  double verifySeconds = 60;   // time for the first trials, and again for the further ones
+  double verifySeconds = 60;   // time for the first trials, and again for the further ones (within the deadline)
   int variantsKept = 2;        // per structure (sizes aside), the best estimated are verified and kept
   // Trials are capped, by maxTrials and by verifySeconds: attention over n
   // keys has k = n^2 exponential terms and would need k ln(1/δ) trials for
@@ -85,6 +91,28 @@ struct Candidate {
 enum class StopReason { Exhausted, TimeLimit, StateLimit, Cancelled };
 const char* stopReasonName(StopReason reason); // "exhausted", "time limit", ...
 
+// With a time limit, the share of the time left when the search starts that
+// it keeps back for ranking: what a first verifier trial is predicted to
+// take (TrialCost.h), within these bounds. At paper shapes a trial takes
+// seconds to a minute, and a search that used the whole limit left its
+// candidates unranked; the search still gets a quarter of the time.
+inline constexpr double kRankingShare = 0.25;
+inline constexpr double kMaxRankingShare = 0.75;
+
+// What the deadline left undone after the search, in candidates; all zero
+// when ranking ran to its end. The phases run in this order, and each
+// stops where the deadline leaves it no time (CandidateRanking.h).
+struct RankingCut {
+  int64_t untuned = 0;     // kept the grid and for-loop sizes the search found them with
+  int64_t untried = 0;     // no verifier trial: not kept (counted in SearchProgress::unchecked too)
+  int64_t unconfirmed = 0; // of the best, kept with one trial's verdict, without the further trials
+  int64_t unmeasured = 0;  // of the best, ranked by their estimate, not timed on the GPU
+  bool any() const { return untuned + untried + unconfirmed + unmeasured > 0; }
+  // The first phase the deadline cut: "size tuning", "verification",
+  // "further verification" or "GPU timing" ("" if none).
+  const char* phase() const;
+};
+
 struct SearchResult {
   mugraph::KernelGraph reference;
   double referenceMicros = 0;      // the reference's estimate
@@ -95,8 +123,9 @@ struct SearchResult {
   StopReason stop = StopReason::Exhausted;
   bool resumed = false;
   // After the search: tuning sizes, verifying (up to twice verifySeconds)
-  // and measuring the candidates.
+  // and measuring the candidates, within the deadline.
   double rankingSeconds = 0;
+  RankingCut cut;
 };
 
 using ProgressFn = std::function<void(const SearchProgress&)>;
@@ -117,8 +146,8 @@ std::string spaceSettings(const SearchOptions& options);
 // operator with a second before it tries the next block graph, and reaches
 // such a form only after minutes. A one-operator pass is a small part of the
 // two-operator one's space. With a time limit, a pass that has not
-// exhausted its space within half of the time left yields to the next one,
-// keeping what it found. Without deepening, the full limits alone.
+// exhausted its space within half of the search's time left yields to the
+// next one, keeping what it found. Without deepening, the full limits alone.
 std::vector<std::pair<int, int>> deepeningLevels(const SearchOptions& options);
 
 class SuperoptSearch {
@@ -127,7 +156,11 @@ public:
   SuperoptSearch(mugraph::KernelGraph reference, SearchOptions options = {});
   // `onProgress` is called from a worker about every 100 ms and once at the
   // end; setting `*cancel` stops the search (and writes the checkpoint).
-  SearchResult run(const ProgressFn& onProgress = {}, const std::atomic<bool>* cancel = nullptr);
+  // The run, search and ranking, ends by `deadline` or timeLimitSeconds
+  // after its start, whichever comes first (a front end searching several
+  // programs passes each its share of one deadline).
+  SearchResult run(const ProgressFn& onProgress = {}, const std::atomic<bool>* cancel = nullptr,
+                   Deadline deadline = {}) const;
 
 private:
   mugraph::KernelGraph reference_;
