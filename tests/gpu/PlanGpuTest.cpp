@@ -1,56 +1,15 @@
-// Plans on the GPU against the CPU reference executor: every sample at
-// reduced shapes, baseline and optimised plans, fresh random inputs,
-// outputs poisoned before the run, tolerances per dtype.
+// Plans on the GPU against the CPU reference executor (support/GpuCheck.h):
+// every sample at reduced shapes, baseline and optimised plans.
 #include "Samples.h"
+#include "support/GpuCheck.h"
 
-#include "codegen/CudaCodegen.h"
-#include "exec/Compare.h"
-#include "exec/RandomInputs.h"
 #include "ops/GraphBuilder.h"
-#include "exec/ReferenceExecutor.h"
-#include "pipeline/VtcSession.h"
-#include "profiler/GpuPlan.h"
 
 #include <catch2/catch.hpp>
 
 using namespace tcx;
 
 namespace {
-
-// GPU and CPU differ in summation order, in transcendental functions and in
-// where attention rounds P; errors are measured on the scale of the output
-// (exec/Compare.h), a few roundings of its dtype. Float convolutions run on
-// tf32 tensor cores (operands rounded to f16's 10-bit mantissa, as cuDNN's
-// default), so plans with them get f16's tolerance.
-double tolerance(DType t, bool tf32) {
-  switch (t) {
-  case DType::BF16: return 2e-2;
-  case DType::F16: return 4e-3;
-  case DType::F32: return tf32 ? 4e-3 : 1e-4;
-  default: return 0;
-  }
-}
-
-bool hasConv(const Graph& g) {
-  for (const Node* node : g.nodes())
-    if (node->opType() == "Conv") return true;
-  return false;
-}
-
-void requireMatchesReference(const VtcSession& s, const ExecPlan& plan, uint64_t seed) {
-  auto inputs = randomInputs(s.graph(), seed);
-  ExecutionResult ref = ReferenceExecutor(s.graph()).run(inputs);
-  gpu::NvrtcCompiler compiler;
-  gpu::GpuPlan onGpu(plan, generateCuda(plan), compiler);
-  onGpu.setInputs(inputs);
-  onGpu.poison();
-  std::vector<Tensor> got = onGpu.run();
-  REQUIRE(got.size() == ref.outputs.size());
-  for (size_t i = 0; i < got.size(); ++i) {
-    INFO("output " << s.graph().outputs()[i]->name());
-    CHECK(scaledError(got[i], ref.outputs[i]) <= tolerance(got[i].dtype(), hasConv(s.graph())));
-  }
-}
 
 // A strided, dilated, unevenly padded convolution with bias, reading a
 // channel slice of its input, with a ragged tile edge in every dimension of
@@ -100,14 +59,7 @@ std::vector<std::pair<std::string, Graph>> gpuSamples() {
 TEST_CASE("every sample's baseline and optimised plans match the reference on the GPU", "[gpu]") {
   for (auto& [name, graph] : gpuSamples()) {
     SECTION(name) {
-      VtcSession s(std::move(graph), defaultGpuPreset());
-      s.select(EdgeConstraintSpecs{});
-      {
-        INFO("baseline plan");
-        requireMatchesReference(s, s.baselinePlan(), 11);
-      }
-      INFO("optimised plan");
-      requireMatchesReference(s, s.optimizedPlan(), 12);
+      test::requirePlansMatchReference(std::move(graph), 11);
     }
   }
 }
