@@ -78,7 +78,7 @@ const std::string& ValueCode::function(const Value* v) {
                               expr));
   }
   TCX_CHECK(op.cudaElement, ErrorKind::Unsupported, "{} has no CUDA lowering yet", node->describe());
-  return define(v, name, stage(*node, name));
+  return define(v, name, stage(*node, *v, name));
 }
 
 std::string ValueCode::elementwiseExpr(const Node& node, const std::vector<std::string>& index) {
@@ -107,20 +107,22 @@ std::string ValueCode::constantFunction(const Value* v, const std::string& name)
                      indexParams(shape.size()), offset);
 }
 
-// A stage: a kernel computing every element of the node's output into a
-// scratch buffer (row-major, the output's dtype), and a function reading it.
-std::string ValueCode::stage(const Node& node, const std::string& name) {
-  const Value* out = node.output(0);
-  const DType dtype = out->type().dtype;
-  const Shape& shape = out->type().shape;
+// A stage: a kernel computing every element of one of the node's outputs
+// into a scratch buffer (row-major, the output's dtype), and a function
+// reading it. Each output the kernel reads is a stage of its own.
+std::string ValueCode::stage(const Node& node, const Value& out, const std::string& name) {
+  const DType dtype = out.type().dtype;
+  const Shape& shape = out.type().shape;
   const std::vector<std::string> index = indexNames(shape.size());
-  CudaElementContext ctx{node, index,
+  size_t output = 0;
+  while (node.output(output) != &out) ++output;
+  CudaElementContext ctx{node, output, index,
                          [&](size_t operand, const std::vector<std::string>& at) {
                            return call(node.input(operand), at);
                          },
                          cudaComputeType(dtype)};
   const std::string element = node.op().cudaElement(ctx);
-  const int scratch = module_.addScratch(out->type().byteSize());
+  const int scratch = module_.addScratch(out.type().byteSize());
   const std::string offset = rowMajorOffset(shape);
   std::string body = fmt::format("    {} out;\n    {{\n{}    }}\n    tcx::store<{}>(b.p[{}], {}, out);\n",
                                  cudaComputeType(dtype), element, cudaStorageType(dtype), scratch, offset);

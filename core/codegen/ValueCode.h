@@ -46,7 +46,7 @@ public:
 private:
   const std::string& define(const Value* v, std::string name, const std::string& code);
   std::string constantFunction(const Value* v, const std::string& name);
-  std::string stage(const Node& node, const std::string& name);
+  std::string stage(const Node& node, const Value& out, const std::string& name);
 
   const ExecPlan& plan_;
   const PlanKernel& kernel_;

@@ -25,6 +25,7 @@ struct CudaExprContext {
 
 struct CudaElementContext {
   const Node& node;
+  size_t output = 0;                 // which of the node's outputs the statements compute
   std::vector<std::string> outIndex; // names of the output's index variables (of the module's `Index` type), outermost first
   // The value of operand i at the given index (one C expression per dimension).
   std::function<std::string(size_t operand, const std::vector<std::string>& index)> operandAt;
