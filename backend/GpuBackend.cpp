@@ -18,12 +18,6 @@ namespace tcx::backend {
 namespace {
 
 // The largest error over every output, on each output's scale.
-std::string compareToReference(const std::vector<Tensor>& got, const ExecutionResult& ref) {
-  double worst = 0;
-  for (size_t i = 0; i < got.size(); ++i) worst = std::max(worst, scaledError(got[i], ref.outputs[i]));
-  return fmt::format("max error {:.3g} of the output's scale", worst);
-}
-
 // Plan kernel times from the launches' medians, and the latency in seconds.
 void sumKernelTimes(PlanProfile& p, const ExecPlan& plan, const gpu::GpuPlan& onGpu, const gpu::TimingResult& t,
                     const PlanLatency& estimates) {
@@ -83,7 +77,7 @@ PlanProfile PlanProfiler::profile(const std::string& label, const ExecPlan& plan
   onGpu.setInputs(inputs);
   if (reference) {
     onGpu.poison();
-    p.check = compareToReference(onGpu.run(), *reference);
+    p.check = checkGpuOutputs(plan.kernelGraph->graph(), onGpu.run(), reference->outputs);
     onGpu.setInputs(inputs); // a plan may update its inputs in place
   }
   gpu::TimingResult t = onGpu.time({.repetitions = settings.repetitions});

@@ -5,6 +5,7 @@
 // toolkit; without it (GpuBackendUnavailable.cpp) every entry that would run
 // on the GPU raises Unsupported with the reason, and gpuStatus() says it.
 
+#include "exec/Compare.h"
 #include "exec/ReferenceExecutor.h"
 #include "pipeline/VtcSession.h"
 #include "support/Progress.h"
@@ -48,7 +49,7 @@ struct PlanProfile {
   double compileMs = 0;
   int64_t extraBytes = 0; // device memory beyond inputs and donated outputs: outputs, intermediates, workspaces
   std::string timingSource;
-  std::string check = "not checked";
+  std::optional<GpuCheck> check; // against the reference, when one was given
   PlanLatency latency; // per plan kernel, for the session and the report
 };
 

@@ -13,7 +13,8 @@ enum ExitCode : int {
   kInvalidModel = 4,
   kUnsupported = 5,
   kShapeError = 6,
-  kNotEquivalent = 7, // tcx verify: the programs differ (like diff's 1, but distinct from errors)
+  kNotEquivalent = 7, // tcx verify: the programs differ (like diff's 1, but distinct from errors); tcx profile
+                      // --check: a plan's GPU outputs differ from the reference
 };
 
 ExitCode exitCodeFor(ErrorKind kind);

@@ -4,6 +4,7 @@
 // per kernel, baseline vs optimised). The GPU work is the backend's
 // (app/backend); in a build without CUDA it says why it cannot run.
 #include "Commands.h"
+#include "ExitCode.h"
 #include "EdgeConstraintOptions.h"
 #include "Format.h"
 #include "ModelOptions.h"
@@ -15,6 +16,7 @@
 #include "pipeline/VtcSession.h"
 #include "report/VtcReport.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -48,6 +50,13 @@ backend::PlanProfile profilePlan(backend::PlanProfiler& profiler, const std::str
   return profiler.profile(label, plan, estimates, inputs, reference, settings);
 }
 
+nlohmann::json toJson(const std::optional<GpuCheck>& check) {
+  if (!check) return nullptr;
+  return {{"passed", check->passed}, {"error", check->error}, {"tolerance", check->tolerance}, {"output", check->output}};
+}
+
+std::string describe(const std::optional<GpuCheck>& check) { return check ? check->describe() : "not checked"; }
+
 nlohmann::json toJson(const backend::PlanProfile& p) {
   nlohmann::json kernels = nlohmann::json::array();
   for (const backend::KernelTime& k : p.kernels)
@@ -58,13 +67,13 @@ nlohmann::json toJson(const backend::PlanProfile& p) {
   return {{"strategy", p.label},          {"latency_us", p.totalUs},       {"data_movement_us", p.dataMovementUs},
           {"compute_us", p.computeUs},    {"compile_ms", p.compileMs},     {"timing_source", p.timingSource},
           {"extra_memory_bytes", p.extraBytes},
-          {"check", p.check},             {"kernels", kernels}};
+          {"check", toJson(p.check)},     {"kernels", kernels}};
 }
 
 void printText(const backend::PlanProfile& p) {
   fmt::print("\n{} plan: {:.1f} us end to end ({} kernels; data movement {:.1f} us, compute {:.1f} us), extra memory "
              "{}, {}\n",
-             p.label, p.totalUs, p.kernels.size(), p.dataMovementUs, p.computeUs, formatBytes(p.extraBytes), p.check);
+             p.label, p.totalUs, p.kernels.size(), p.dataMovementUs, p.computeUs, formatBytes(p.extraBytes), describe(p.check));
   for (const backend::KernelTime& k : p.kernels)
     fmt::print("  {:>10.1f} us  {:<13} {:>2} launch{} {}\n", k.us, k.dataMovement ? "data movement" : "compute",
                k.launches, k.launches == 1 ? " " : "es", k.name);
@@ -90,11 +99,16 @@ int profile(const ProfileOptions& opts) {
     session.setMeasuredLatency(profiles[0].latency, profiles[1].latency, gpu.name);
     if (!opts.report.empty()) writeVtcReport(opts.report, session, {opts.model.path, opts.commandLine});
   }
+  // --check is a verdict: a plan whose outputs are off exits with
+  // kNotEquivalent, whatever it printed.
+  const bool allPassed = std::all_of(profiles.begin(), profiles.end(),
+                                     [](const backend::PlanProfile& p) { return !p.check || p.check->passed; });
+  const int exitCode = allPassed ? kOk : kNotEquivalent;
   if (opts.json) {
     nlohmann::json j{{"model", opts.model.path}, {"device", gpu.describe}, {"latency_source", "measured"}};
     for (const backend::PlanProfile& p : profiles) j["plans"].push_back(toJson(p));
     fmt::print("{}\n", j.dump(2));
-    return 0;
+    return exitCode;
   }
   fmt::print("model     {} (graph '{}')\ndevice    {}\ntiming    {}, median of {} runs, L2 flushed between runs\n",
              opts.model.path, session.graph().name, gpu.describe, profiles.front().timingSource, opts.repetitions);
@@ -103,7 +117,8 @@ int profile(const ProfileOptions& opts) {
     fmt::print("\nspeed-up  {:.2f}x (measured)\n", profiles[0].totalUs / profiles[1].totalUs);
   if (!opts.trace.empty()) fmt::print("trace written to {}\n", opts.trace);
   if (!opts.report.empty()) fmt::print("report written to {}\n", opts.report);
-  return 0;
+  if (!allPassed) fmt::print(stderr, "tcx profile: a plan's outputs differ from the CPU reference (see above)\n");
+  return exitCode;
 }
 
 } // namespace

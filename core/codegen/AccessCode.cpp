@@ -61,12 +61,31 @@ std::string accessLoadFunction(const std::string& name, const TensorAccess& acce
                      name, m.virtualShape().empty() ? "" : ", ", indexParams(m.virtualShape().size()), body);
 }
 
-std::string accessStore(const TensorAccess& access, const ExecPlan& plan, const std::string& value) {
+namespace {
+
+// The statements `write(storageType, buffer, offset)` gives for the piece of
+// the access that holds at x0, x1, ...
+template <typename F> std::string accessWrite(const TensorAccess& access, const ExecPlan& plan, F write) {
   const MappingFunction& m = access.mapping;
   return forEachPiece(m, true, "    ", [&](const MappingPiece& piece) {
     const PlanBuffer& buffer = sourceBuffer(access, plan, piece);
-    return fmt::format("      tcx::store<{}>(b.p[{}], {}, {});\n", cudaStorageType(buffer.dtype), buffer.id,
-                       offsetOf(piece, m), value);
+    return write(cudaStorageType(buffer.dtype), buffer.id, offsetOf(piece, m));
+  });
+}
+
+} // namespace
+
+std::string accessStore(const TensorAccess& access, const ExecPlan& plan, const std::string& value) {
+  return accessWrite(access, plan, [&](const char* type, int buffer, const std::string& offset) {
+    return fmt::format("      tcx::store<{}>(b.p[{}], {}, {});\n", type, buffer, offset, value);
+  });
+}
+
+std::string accessCombine(const TensorAccess& access, const ExecPlan& plan, const std::string& combine,
+                          const std::string& value) {
+  return accessWrite(access, plan, [&](const char* type, int buffer, const std::string& offset) {
+    return fmt::format("      tcx::atomicCombine<{}>(static_cast<{}*>(b.p[{}]) + ({}), {});\n", combine, type, buffer,
+                       offset, value);
   });
 }
 

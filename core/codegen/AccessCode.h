@@ -17,6 +17,11 @@ std::string accessLoadFunction(const std::string& name, const TensorAccess& acce
 // Statements storing `value` (compute type) at index x0, x1, ... through the
 // access.
 std::string accessStore(const TensorAccess& access, const ExecPlan& plan, const std::string& value);
+// Statements combining `value` atomically into the element at x0, x1, ...
+// through the access: tcx::atomicCombine with `combine`, a functor of
+// tcx::combine (a scatter's reduction).
+std::string accessCombine(const TensorAccess& access, const ExecPlan& plan, const std::string& combine,
+                          const std::string& value);
 // Statements copying, where a piece of `from` holds at x0, x1, ..., that
 // element (or fill value) to the same index of `to`, bit for bit: a residual
 // data-movement kernel's body.

@@ -4,6 +4,7 @@
 #include "codegen/AttentionLowering.h"
 #include "codegen/GemmLowering.h"
 #include "codegen/ModuleBuilder.h"
+#include "codegen/ScatterCode.h"
 #include "codegen/ValueCode.h"
 
 #include <fmt/format.h>
@@ -24,7 +25,8 @@ void emitCompute(const ExecPlan& plan, int index, const CodegenTarget& target, M
   const PlanKernel& k = plan.kernels[index];
   try {
     ValueCode values(plan, k, index, module);
-    if (!emitLibraryGemm(values, target) && !emitLibraryAttention(values, target)) values.storeOutputs();
+    if (!emitScatter(values) && !emitLibraryGemm(values, target) && !emitLibraryAttention(values, target))
+      values.storeOutputs();
   } catch (const Error& e) {
     throw e.withContext(fmt::format("kernel '{}'", k.name));
   }

@@ -27,13 +27,17 @@ const char* cudaComputeType(DType t) {
 std::string cudaLiteral(double value, DType t) {
   if (!isFloatingPoint(t)) {
     if (t == DType::Bool) return value != 0 ? "true" : "false";
-    return fmt::format("{}({}LL)", cudaComputeType(t), static_cast<long long>(value));
+    // A cast, not a functional one: "long long(5)" does not parse.
+    return fmt::format("static_cast<{}>({}LL)", cudaComputeType(t), static_cast<long long>(value));
   }
   const bool isDouble = t == DType::F64;
-  if (std::isnan(value)) return isDouble ? "__builtin_nan(\"\")" : "__builtin_nanf(\"\")";
+  // NVRTC knows no __builtin_nan or __builtin_inf; a constant division is a
+  // constant expression, so it may initialise a __device__ array (a -inf
+  // attention mask, a Cast of NaN).
+  if (std::isnan(value)) return isDouble ? "(0.0 / 0.0)" : "(0.0f / 0.0f)";
   if (std::isinf(value)) {
-    std::string inf = isDouble ? "__builtin_inf()" : "__builtin_inff()";
-    return value < 0 ? "(-" + inf + ")" : inf;
+    if (isDouble) return value < 0 ? "(-1.0 / 0.0)" : "(1.0 / 0.0)";
+    return value < 0 ? "(-1.0f / 0.0f)" : "(1.0f / 0.0f)";
   }
   return isDouble ? fmt::format("{:a}", value) : fmt::format("{:a}f", static_cast<float>(value));
 }

@@ -32,8 +32,13 @@ void ModuleBuilder::addElementKernel(int planKernel, const std::string& entry, c
   int64_t inner = 1;
   for (size_t d = shape.size(); d-- > 0;) {
     std::string quotient = inner == 1 ? linear : fmt::format("({} / {}u)", linear, inner);
-    decompose += d == 0 ? fmt::format("    const Index x0 = {};\n", quotient)
-                        : fmt::format("    const Index x{} = {} % {}u;\n", d, quotient, shape[d]);
+    // A tensor with no elements runs no iteration; its index is never
+    // formed, but must not divide by its zero extent.
+    if (count == 0)
+      decompose += fmt::format("    const Index x{} = 0;\n", d);
+    else
+      decompose += d == 0 ? fmt::format("    const Index x0 = {};\n", quotient)
+                          : fmt::format("    const Index x{} = {} % {}u;\n", d, quotient, shape[d]);
     inner *= shape[d];
   }
   code_ += fmt::format("extern \"C\" __global__ void __launch_bounds__({T}) {name}(Buffers b) {{\n"

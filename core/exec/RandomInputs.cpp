@@ -1,7 +1,10 @@
 #include "exec/RandomInputs.h"
 
 #include "ir/Dispatch.h"
+#include "ops/OpDef.h"
 #include "support/Hash.h"
+
+#include <optional>
 
 namespace tcx {
 
@@ -20,17 +23,37 @@ struct SplitMix64 {
   float nextSigned() { return static_cast<float>(next() >> 40) * 0x1.0p-23f - 1.0f; }
 };
 
+// How far uses are followed through data-movement ops (a weight transposed
+// or reshaped before its matrix product) to the op that says how to draw it.
+constexpr int kMaxMovementDepth = 8;
+
+// The range the first op that computes with `v` asks for (OpDef::randomRange).
+std::optional<RandomRange> rangeFor(const Value* v, int depth = 0) {
+  for (const Use& use : v->uses()) {
+    const OpDef& op = use.user->op();
+    if (op.isDataMovement()) {
+      if (depth < kMaxMovementDepth && use.user->numOutputs() > 0 && use.user->output(0))
+        if (std::optional<RandomRange> r = rangeFor(use.user->output(0), depth + 1)) return r;
+      continue;
+    }
+    if (op.randomRange)
+      if (std::optional<RandomRange> r = op.randomRange(*use.user, use.operand)) return r;
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
-Tensor randomTensor(const TensorType& type, uint64_t seed) {
+Tensor randomTensor(const TensorType& type, uint64_t seed, RandomRange range) {
   Tensor t(type);
   SplitMix64 rng{seed};
+  const float mid = static_cast<float>((range.lo + range.hi) / 2), half = static_cast<float>((range.hi - range.lo) / 2);
   dispatchDType(type.dtype, [&]<typename T>() {
     for (T& x : t.data<T>()) {
       if constexpr (std::is_same_v<T, bool>)
         x = (rng.next() & 1) != 0;
       else if constexpr (kIsFloatStorage<T>)
-        x = T(rng.nextSigned());
+        x = T(mid + half * rng.nextSigned());
       else
         x = static_cast<T>(rng.next() % 4);
     }
@@ -40,7 +63,8 @@ Tensor randomTensor(const TensorType& type, uint64_t seed) {
 
 std::map<std::string, Tensor> randomInputs(const Graph& graph, uint64_t seed) {
   std::map<std::string, Tensor> inputs;
-  for (const Value* in : graph.inputs()) inputs.emplace(in->name(), randomTensor(in->type(), seed ^ fnv1a(in->name())));
+  for (const Value* in : graph.inputs())
+    inputs.emplace(in->name(), randomTensor(in->type(), seed ^ fnv1a(in->name()), rangeFor(in).value_or(RandomRange{})));
   return inputs;
 }
 

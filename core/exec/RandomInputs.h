@@ -3,6 +3,7 @@
 // seed and the input's name, so adding an input does not change the others.
 
 #include "ir/Graph.h"
+#include "ops/OpDef.h"
 
 #include <cstdint>
 #include <map>
@@ -10,10 +11,13 @@
 
 namespace tcx {
 
-// Floats uniform in [-1, 1) (rounded to f16/bf16 when stored as such),
+// Floats uniform in `range` (rounded to f16/bf16 when stored as such),
 // integers uniform in [0, 4) (small, so index-like inputs stay in range),
 // booleans with probability 1/2.
-Tensor randomTensor(const TensorType& type, uint64_t seed);
+Tensor randomTensor(const TensorType& type, uint64_t seed, RandomRange range = {});
+// Each input as randomTensor draws it, floats in the range the op that
+// computes with it asks for (OpDef::randomRange: weights scaled by their
+// fan-in, variances positive), else in [-1, 1).
 std::map<std::string, Tensor> randomInputs(const Graph& graph, uint64_t seed);
 
 } // namespace tcx

@@ -47,17 +47,25 @@ MappingFunction MappingFunction::reshape(const Shape& virtualShape, const Shape&
             shapeToString(sourceShape), shapeToString(virtualShape));
   MappingFunction f(virtualShape, {sourceShape});
   VarExtents ext = virtualShape;
-  std::vector<int64_t> vs = contiguousStrides(virtualShape), ss = contiguousStrides(sourceShape);
+  std::vector<int64_t> vs = contiguousStrides(virtualShape);
   IndexExpr linear = 0;
   for (size_t d = 0; d < virtualShape.size(); ++d) linear = linear + IndexExpr::var(static_cast<int>(d)) * vs[d];
   MappingPiece p;
-  for (size_t k = 0; k < sourceShape.size(); ++k) {
-    IndexExpr y = IndexExpr::floorDiv(linear, ss[k], ext);
-    if (k > 0) y = IndexExpr::mod(y, sourceShape[k], ext);
-    p.index.push_back(y);
-  }
+  p.index = unflattenOffset(linear, sourceShape, ext);
   f.addPiece(std::move(p));
   return f;
+}
+
+std::vector<IndexExpr> unflattenOffset(const IndexExpr& offset, const Shape& shape, const VarExtents& ext) {
+  if (numElements(shape) == 0) return std::vector<IndexExpr>(shape.size(), IndexExpr(0));
+  std::vector<int64_t> strides = contiguousStrides(shape);
+  std::vector<IndexExpr> index;
+  for (size_t k = 0; k < shape.size(); ++k) {
+    IndexExpr y = IndexExpr::floorDiv(offset, strides[k], ext);
+    if (k > 0) y = IndexExpr::mod(y, shape[k], ext);
+    index.push_back(y);
+  }
+  return index;
 }
 
 void MappingFunction::addPiece(MappingPiece piece) {

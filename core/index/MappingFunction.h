@@ -94,4 +94,10 @@ private:
   std::vector<MappingPiece> pieces_;
 };
 
+// The multi-index of element `offset` (an expression over variables of
+// extents `ext`) of a row-major tensor of `shape`. A shape with no elements
+// has no element to index: its index is all zeros, so that no expression
+// divides by its zero extent.
+std::vector<IndexExpr> unflattenOffset(const IndexExpr& offset, const Shape& shape, const VarExtents& ext);
+
 } // namespace tcx

@@ -5,9 +5,13 @@
 //
 // Element-wise ops are expressions over their operands' values; code
 // generation inlines them into one another and into the epilogues of
-// library kernels. Every other op computes one output element with a
+// library kernels. Most other ops compute one output element with a
 // statement block (a loop over reduced axes, a dot product, a window),
-// which code generation runs as a stage of its own.
+// which code generation runs as a stage of its own. The scatters instead
+// run one thread per update: computing an output element would mean
+// searching every update for the ones that land on it.
+
+#include "ir/Shape.h"
 
 #include <functional>
 #include <string>
@@ -16,6 +20,11 @@
 namespace tcx {
 
 class Node;
+
+// The value of operand i at the given index (one C expression per
+// dimension), in the operand's compute type. Reads go through the operand's
+// mapping function, so operands may be virtual tensors.
+using CudaOperandFn = std::function<std::string(size_t operand, const std::vector<std::string>& index)>;
 
 struct CudaExprContext {
   const Node& node;
@@ -27,8 +36,7 @@ struct CudaElementContext {
   const Node& node;
   size_t output = 0;                 // which of the node's outputs the statements compute
   std::vector<std::string> outIndex; // names of the output's index variables (of the module's `Index` type), outermost first
-  // The value of operand i at the given index (one C expression per dimension).
-  std::function<std::string(size_t operand, const std::vector<std::string>& index)> operandAt;
+  CudaOperandFn operandAt;
   std::string resultType; // the output's compute type
   // The statements must assign the output element to a variable named `out`
   // (declared by the caller, of resultType); names they declare start with
@@ -38,7 +46,39 @@ struct CudaElementContext {
 using CudaExprFn = std::function<std::string(const CudaExprContext&)>;
 using CudaElementFn = std::function<std::string(const CudaElementContext&)>;
 
+// How an update combines with the output element it lands on: stored over
+// it, or (a scatter's reduction) combined with it atomically, since several
+// updates may land on one element.
+enum class ScatterCombine { Store, Add, Mul, Max, Min };
+
+struct CudaScatterContext {
+  const Node& node;
+  std::vector<std::string> updateIndex; // names of the update's index variables (`Index`), outermost first
+  CudaOperandFn operandAt;
+  std::string resultType; // the output's compute type
+  // The statements must declare the update's destination, the output index
+  // `_d0`, `_d1`, ... (of type `Index`, one per output dimension), and assign
+  // its value to `out` (declared by the caller, of resultType); names they
+  // declare start with an underscore.
+};
+
+// An op whose output is one operand (OpDef::inPlaceOperand) with some
+// elements overwritten or combined: code generation copies that operand
+// into the output unless the two share a buffer, then runs `update` once
+// for every index of `updateShape`.
+struct CudaScatterForm {
+  std::function<Shape(const Node&)> updateShape;
+  std::function<ScatterCombine(const Node&)> combine;
+  std::function<std::string(const CudaScatterContext&)> update;
+
+  explicit operator bool() const { return static_cast<bool>(update); }
+};
+
 // "tcx::op::<function>(operands...)": the common form.
 CudaExprFn cudaCall(std::string function);
+
+// `value` as an expression of the compute type `type`, exactly: built from
+// the double's bits, so that infinities and NaN need no spelling.
+std::string cudaExactValue(double value, const std::string& type);
 
 } // namespace tcx

@@ -38,4 +38,10 @@ struct MovementContext {
   std::span<const TensorType> outputTypes;
 };
 
+// The semantics of `node` in its graph (its op's rule, given the node's
+// operand types and constant operands; ops/movement/MovementRules.cpp);
+// nullopt as the rule gives it, or when the op has none. VTC's graph and
+// the movement ops' CUDA forms read the same mapping.
+std::optional<MovementSemantics> nodeMovement(const Node& node);
+
 } // namespace tcx

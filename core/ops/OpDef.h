@@ -50,6 +50,11 @@ enum class FusionRole {
   TypeConversion,        // Cast: all that attention's library kernel allows between softmax and P V
 };
 
+// Where random values of a graph input lie: uniform in [lo, hi).
+struct RandomRange {
+  double lo = -1, hi = 1;
+};
+
 struct AttrSpec {
   std::string name;
   AttrKind kind;
@@ -79,15 +84,29 @@ struct OpDef {
   // index operand is not a constant. Drives the VTC rules.
   std::function<std::optional<MovementSemantics>(const MovementContext&)> movement;
   // The op on the GPU (ops/CudaLowering.h): element-wise ops set cudaExpr,
-  // others cudaElement; an op with neither has no GPU lowering yet.
+  // the scatters cudaScatter, others cudaElement; an op with none has no GPU
+  // lowering yet.
   CudaExprFn cudaExpr;
   CudaElementFn cudaElement;
+  CudaScatterForm cudaScatter;
+  // The output equals this operand except at the elements the op writes
+  // (ScatterND, ScatterElements): plan lowering may store the output in
+  // the operand's buffer, an in-place update, when nothing else reads the
+  // operand (plan/PlanLowering.cpp).
+  std::optional<size_t> inPlaceOperand;
   // What fusion patterns and library kernels match the op as.
   FusionRole fusionRole = FusionRole::None;
   // The node's floating-point operations (ops/Flops.h), for the cost
   // model's roofline (core/cost): set for every op that computes.
   // Contractions run on tensor cores, the others on CUDA cores.
   std::function<double(const Node&)> flops;
+  // How exec/RandomInputs draws a graph input that the op reads as operand
+  // `operand` (directly or through data-movement ops), so that a model run
+  // on random weights computes like an initialised one instead of growing
+  // by a factor per layer into inf and NaN: a contraction's weight uniform in
+  // +-1/sqrt(fan-in) (PyTorch's default initialisation), a variance
+  // positive. nullopt, or unset: uniform in [-1, 1).
+  std::function<std::optional<RandomRange>(const Node&, size_t operand)> randomRange;
   // The op in a μGraph (ops/MuGraphLowering.h): LAX or not, and the μGraph
   // operators that compute it (core/mugraph).
   MuGraphForm muGraph;

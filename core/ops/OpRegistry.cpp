@@ -3,6 +3,10 @@
 #include "ir/Graph.h"
 #include "ops/Registration.h"
 
+#include <bit>
+#include <cstdint>
+#include <fmt/format.h>
+
 namespace tcx {
 
 const char* opClassName(OpClass c) {
@@ -79,6 +83,11 @@ CudaExprFn cudaCall(std::string function) {
     }
     return "tcx::op::" + function + "(" + args + ")";
   };
+}
+
+std::string cudaExactValue(double value, const std::string& type) {
+  return fmt::format("static_cast<{}>(__longlong_as_double(static_cast<long long>({:#x}ULL)))", type,
+                     std::bit_cast<uint64_t>(value));
 }
 
 const AttrMap& InferContext::attrs() const { return node_.attrs(); }

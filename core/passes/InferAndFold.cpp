@@ -26,18 +26,33 @@ bool largerThan(const TensorType& type, size_t limit) {
   return false;
 }
 
+// Whether every result has no elements (Phi-3's partial rotary slices
+// q[..., rotary_dim:] with rotary_dim the whole head): such a result is the
+// same whatever the operands hold, so it folds while they are unknown, and
+// no plan has to map, store or launch over an empty tensor.
+bool producesNothing(const Node& node) {
+  return node.numOutputs() > 0 && std::all_of(node.outputs().begin(), node.outputs().end(), [](const Value* out) {
+           return out && out->type().numElements() == 0;
+         });
+}
+
 bool isFoldable(const Node& node, const FoldOptions& options) {
   for (const Value* out : node.outputs()) {
     if (out->isGraphOutput()) return false;
     // A Constant node's value is in the graph already: folding it costs nothing.
     if (!node.op().foldsAtAnySize && largerThan(out->type(), options.maxFoldBytes)) return false;
   }
-  if (readsOnlyOperandType(node)) return true;
+  if (readsOnlyOperandType(node) || producesNothing(node)) return true;
   return std::all_of(node.inputs().begin(), node.inputs().end(),
                      [](const Value* in) { return !in || in->isConstant(); });
 }
 
 std::vector<Tensor> evaluate(const Node& node) {
+  if (producesNothing(node)) {
+    std::vector<Tensor> empty;
+    for (const Value* out : node.outputs()) empty.emplace_back(out->type());
+    return empty;
+  }
   bool allConstant =
       std::all_of(node.inputs().begin(), node.inputs().end(), [](const Value* in) { return !in || in->isConstant(); });
   if (!allConstant) return {node.op().resultFromTypes(node)};

@@ -17,8 +17,9 @@ struct FoldOptions {
 
 // Visits the nodes in topological order, inferring the types of each node's
 // results and, when all of its present operands are constants (or it is a
-// Shape or Size, whose result only needs its operand's static type),
-// evaluating it and replacing its results by constants.
+// Shape or Size, whose result only needs its operand's static type, or its
+// results have no elements), evaluating it and replacing its results by
+// constants.
 //
 // The two share one walk because each needs the other: PyTorch exports
 // compute shapes at run time (Shape -> Gather -> Concat -> Reshape), so the

@@ -1,5 +1,6 @@
 #include "plan/PlanLowering.h"
 
+#include "ops/OpDef.h"
 #include "plan/BufferPlanner.h"
 
 #include <algorithm>
@@ -43,26 +44,35 @@ public:
 
 private:
   // An output that may share the storage of one of its op's inputs: it
-  // equals that input except where the op writes (ScatterND, ScatterElements),
-  // the input is physical and read by nothing else, and it is not a graph
-  // input unless the caller donates inputs.
+  // equals that input except where the op writes (ScatterND, ScatterElements:
+  // seen in the op's mapping function when VTC has one, else the op's
+  // inPlaceOperand, as for run-time indices).
   void findInPlaceUpdates(const FusedKernel& k) {
     if (!k.isDataMovement()) return;
-    const MovementSemantics* sem = vtog_.semanticsOf(k.anchor);
-    if (!sem) return;
     const Node& node = *k.anchor;
+    const MovementSemantics* sem = vtog_.semanticsOf(k.anchor);
+    if (!sem) {
+      if (node.op().inPlaceOperand) shareIfEligible(node.output(0), node.input(*node.op().inPlaceOperand));
+      return;
+    }
     for (size_t o = 0; o < node.numOutputs(); ++o) {
       const Value* out = node.output(o);
-      if (ptg_.isVirtual(out)) continue;
       for (const MappingPiece& p : sem->outputMaps[o].pieces()) {
         if (p.source == MappingPiece::kFill) continue;
         const Value* in = node.input(sem->dataInputs[p.source]);
         if (!isIdentityPiece(p, out->type().shape, in->type().shape) || sem->outputMaps[o].pieces().size() < 2) continue;
-        bool eligible = !ptg_.isVirtual(in) && in->uses().size() == 1 && !in->isGraphOutput() && !in->isConstant() &&
-                        (!in->isGraphInput() || options_.donateInputs) && !inPlace_.count(out);
-        if (eligible) inPlace_[out] = in;
+        shareIfEligible(out, in);
       }
     }
+  }
+
+  // `out` shares `in`'s storage when both are physical, `in` is read by
+  // nothing else and is no graph output, and it is not a graph input unless
+  // the caller donates inputs.
+  void shareIfEligible(const Value* out, const Value* in) {
+    bool eligible = !ptg_.isVirtual(out) && !ptg_.isVirtual(in) && in->uses().size() == 1 && !in->isGraphOutput() &&
+                    !in->isConstant() && (!in->isGraphInput() || options_.donateInputs) && !inPlace_.count(out);
+    if (eligible) inPlace_[out] = in;
   }
 
   void lower(const FusedKernel& k) {

@@ -1,5 +1,6 @@
 #include "vt/Vtog.h"
 
+#include "ops/MovementSemantics.h"
 #include "ops/OpDef.h"
 #include "index/Regions.h"
 
@@ -143,16 +144,7 @@ Vtog buildVtog(const KernelGraph& kernels) {
   for (const FusedKernel& k : kernels.kernels()) {
     if (!k.isDataMovement()) continue;
     const Node& node = *k.anchor;
-    if (!node.op().movement) continue;
-    std::vector<const TensorType*> types;
-    std::vector<const Tensor*> values;
-    for (const Value* in : node.inputs()) {
-      types.push_back(in ? &in->type() : nullptr);
-      values.push_back(in && in->isConstant() ? &in->constant() : nullptr);
-    }
-    std::vector<TensorType> outTypes;
-    for (const Value* out : node.outputs()) outTypes.push_back(out->type());
-    std::optional<MovementSemantics> sem = node.op().movement(MovementContext{node, types, values, outTypes});
+    std::optional<MovementSemantics> sem = nodeMovement(node);
     if (!sem) continue;
     g.semantics_.emplace(&node, *sem);
     // Output over input: each output, per data input it reads.

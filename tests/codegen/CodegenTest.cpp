@@ -4,6 +4,8 @@
 #include "Samples.h"
 
 #include "codegen/CudaCodegen.h"
+#include "ops/GraphBuilder.h"
+#include "target/GpuPreset.h"
 #include "pipeline/VtcSession.h"
 
 #include <catch2/catch.hpp>
@@ -118,4 +120,20 @@ TEST_CASE("library kernels take the GEMMs, the attention and the convolutions", 
   GeneratedPlan grouped = generateCuda(shuffle.optimizedPlan());
   CHECK(countLaunches(grouped, "conv") == 2);
   CHECK(countLaunches(grouped, "stage") == 1);
+}
+
+TEST_CASE("tensors with no elements plan and generate", "[codegen]") {
+  // ONNX's reshape_allowzero_reordered: an empty input reshaped to another
+  // empty shape, and an empty slice; both graph outputs, so nothing folds.
+  GraphBuilder b("empty");
+  Value* x = b.input("x", DType::F32, {0, 3, 4});
+  Value* y = b.input("y", DType::F32, {2, 5});
+  b.output(b.op("Reshape", {x, b.ints("shape", {3, 4, 0})}, attrs({{"allowzero", 1}})));
+  b.output(b.op("Slice", {y, b.ints("starts", {7}), b.ints("ends", {9}), b.ints("axes", {1})}));
+  VtcSession s(b.finish(), defaultGpuPreset());
+  s.select(EdgeConstraintSpecs{});
+  for (const ExecPlan* plan : {&s.baselinePlan(), &s.optimizedPlan()}) {
+    GeneratedPlan code = generateCuda(*plan);
+    CHECK(code.source.find("% 0u") == std::string::npos);
+  }
 }

@@ -87,6 +87,25 @@ TEST_CASE("Shape and Size fold from the static type", "[onnx][passes]") {
   REQUIRE(runGraph(g)[0].toInt64Vector() == std::vector<int64_t>{4, 5});
 }
 
+TEST_CASE("a result with no elements folds while its operands are unknown", "[onnx][passes]") {
+  // Phi-3's partial rotary embedding at a rotary dimension of the whole
+  // head: q[..., rotary_dim:] is empty, and Concat(rotated, empty) follows.
+  Graph g;
+  Value* q = g.addInput("q", {DType::F32, {1, 4, 8, 16}});
+  Node* pass = addNode(g, "Slice", {q, g.addConstant("starts", ints({16})), g.addConstant("ends", ints({16})),
+                                    g.addConstant("axes", ints({3}))},
+                       {"pass"});
+  Node* rotated = addNode(g, "Neg", {q}, {"rotated"});
+  Node* concat = addNode(g, "Concat", {rotated->output(0), pass->output(0)}, {"y"}, attrs({{"axis", -1}}));
+  g.markOutput(concat->output(0));
+  inferAndFold(g);
+  REQUIRE(g.numNodes() == 2); // the Slice is gone
+  REQUIRE(concat->input(1)->isConstant());
+  CHECK(concat->input(1)->type().shape == Shape{1, 4, 8, 0});
+  Tensor x = Tensor::fromVector<float>({1, 4, 8, 16}, std::vector<float>(512, 2.0f));
+  CHECK(runGraph(g, {{"q", x}})[0].data<float>()[511] == -2.0f);
+}
+
 TEST_CASE("folding respects its options", "[onnx][passes]") {
   auto build = [](Graph& g) {
     Value* x = g.addInput("x", {DType::F32, {512, 1024}});

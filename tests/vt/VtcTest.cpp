@@ -9,25 +9,15 @@
 #include "pipeline/VtcSession.h"
 #include "index/Regions.h"
 
+#include "support/PlanCheck.h"
+
 #include <catch2/catch.hpp>
 #include <random>
 
 using namespace tcx;
+using tcx::test::requireBitIdentical;
 
 namespace {
-
-// Runs the plan of `strategy` and the reference executor on the same
-// inputs and requires identical bytes.
-void requireBitIdentical(const VtcSession& s, const ExecPlan& plan, uint64_t seed) {
-  auto inputs = randomInputs(s.graph(), seed);
-  ExecutionResult ref = ReferenceExecutor(s.graph()).run(inputs);
-  std::vector<Tensor> got = runPlan(plan, inputs);
-  REQUIRE(got.size() == ref.outputs.size());
-  for (size_t i = 0; i < got.size(); ++i) {
-    INFO("output " << s.graph().outputs()[i]->name());
-    REQUIRE(got[i].identicalTo(ref.outputs[i]));
-  }
-}
 
 const GpuPreset& h100() { return defaultGpuPreset(); }
 

@@ -10,7 +10,13 @@
 
 namespace tcx::metadata {
 
-namespace {
+Tensor constantOfShapeValue(const AttrMap& attrs) {
+  if (!attrs.has("value")) return Tensor::scalar(0.0f);
+  const Tensor& value = attrs.getTensor("value");
+  TCX_CHECK(value.numElements() == 1, ErrorKind::InvalidModel, "value must hold one element, got {}",
+            value.type().toString());
+  return value;
+}
 
 Tensor constantValue(const AttrMap& attrs) {
   TCX_CHECK(attrs.all().size() == 1, ErrorKind::InvalidModel, "Constant needs exactly one value attribute, got {}",
@@ -30,6 +36,8 @@ Tensor constantValue(const AttrMap& attrs) {
   }
   return attrs.getTensor("value");
 }
+
+namespace {
 
 OpDef constantOp() {
   OpDef def{.name = "Constant",
@@ -53,15 +61,6 @@ OpDef constantOp() {
   return def;
 }
 
-// The element ConstantOfShape repeats: f32 zero by default.
-Tensor fillValue(const AttrMap& attrs) {
-  if (!attrs.has("value")) return Tensor::scalar(0.0f);
-  const Tensor& value = attrs.getTensor("value");
-  TCX_CHECK(value.numElements() == 1, ErrorKind::InvalidModel, "value must hold one element, got {}",
-            value.type().toString());
-  return value;
-}
-
 OpDef constantOfShapeOp() {
   OpDef def{.name = "ConstantOfShape", .opClass = OpClass::Metadata, .attributes = {{"value", AttrKind::Tensor}}};
   def.infer = [](InferContext& ctx) {
@@ -71,10 +70,10 @@ OpDef constantOfShapeOp() {
     Shape shape = ctx.requireInputValue(0, "shape").toInt64Vector();
     for (int64_t d : shape)
       TCX_CHECK(d >= 0, ErrorKind::ShapeInference, "negative dimension in shape {}", shapeToString(shape));
-    ctx.setOutputType(0, {fillValue(ctx.attrs()).dtype(), std::move(shape)});
+    ctx.setOutputType(0, {constantOfShapeValue(ctx.attrs()).dtype(), std::move(shape)});
   };
   def.kernel = [](KernelContext& ctx) {
-    Tensor value = fillValue(ctx.attrs());
+    Tensor value = constantOfShapeValue(ctx.attrs());
     dispatchDType(value.dtype(), [&]<typename T>() { std::ranges::fill(ctx.output(0).data<T>(), value.data<T>()[0]); });
   };
   return def;

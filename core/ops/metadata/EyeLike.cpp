@@ -9,6 +9,12 @@
 
 namespace tcx::metadata {
 
+// Past these bounds the diagonal misses the matrix; clamping keeps i + k
+// from overflowing.
+int64_t eyeDiagonal(const AttrMap& attrs, int64_t rows, int64_t cols) {
+  return std::clamp<int64_t>(attrs.getInt("k", 0), -rows, cols);
+}
+
 namespace {
 
 DType eyeDType(const InferContext& ctx) {
@@ -29,9 +35,7 @@ void inferEyeLike(InferContext& ctx) {
 void eyeLikeKernel(KernelContext& ctx) {
   Tensor& y = ctx.output(0);
   const int64_t rows = y.shape()[0], cols = y.shape()[1];
-  // Past these bounds the diagonal misses the matrix; clamping keeps i + k
-  // from overflowing.
-  const int64_t k = std::clamp<int64_t>(ctx.attrs().getInt("k", 0), -rows, cols);
+  const int64_t k = eyeDiagonal(ctx.attrs(), rows, cols);
   dispatchDType(y.dtype(), [&]<typename T>() {
     std::span<T> out = y.data<T>();
     std::ranges::fill(out, T{});

@@ -9,6 +9,7 @@ void registerMetadataOps(OpRegistry& registry) {
   metadata::registerConstantOps(registry);
   metadata::registerRangeOp(registry);
   metadata::registerEyeLikeOp(registry);
+  metadata::registerCudaForms(registry);
 }
 
 } // namespace tcx

@@ -15,7 +15,11 @@ void registerPadOp(OpRegistry& registry);          // Pad
 void registerGatherOps(OpRegistry& registry);      // Gather, GatherElements, GatherND
 void registerScatterOps(OpRegistry& registry);     // ScatterND, ScatterElements
 // After the others: the μGraph forms of Reshape, Squeeze, Unsqueeze, Flatten,
-// Identity and Expand (MuGraph.cpp).
+// Identity and Expand (MuGraph.cpp), and the CUDA forms of the ops with
+// mapping functions and Pad (Cuda.cpp) and of the gathers and scatters
+// (CudaIndexed.cpp).
 void registerMovementMuGraphForms(OpRegistry& registry);
+void registerMovementCudaForms(OpRegistry& registry);
+void registerIndexedCudaForms(OpRegistry& registry);
 
 } // namespace tcx

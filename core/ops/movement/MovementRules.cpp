@@ -1,6 +1,7 @@
 #include "ops/movement/MovementRules.h"
 
 #include "ir/Graph.h"
+#include "ops/OpDef.h"
 #include "ops/movement/Operands.h"
 #include "ops/movement/PiecewiseSemantics.h"
 #include "ops/movement/ViewMapping.h"
@@ -94,6 +95,19 @@ std::optional<MovementSemantics> gatherRule(const MovementContext& ctx) {
   if (!constantsKnown(ctx, {1})) return std::nullopt;
   int64_t axis = dimensionAxis(ctx.node.attrs().getInt("axis", 0), static_cast<int64_t>(inShape(ctx).size()));
   return gatherSemantics(inShape(ctx), *value(ctx, 1), axis, outShape(ctx));
+}
+
+std::optional<MovementSemantics> nodeMovement(const Node& node) {
+  if (!node.op().movement) return std::nullopt;
+  std::vector<const TensorType*> types;
+  std::vector<const Tensor*> values;
+  for (const Value* in : node.inputs()) {
+    types.push_back(in ? &in->type() : nullptr);
+    values.push_back(in && in->isConstant() ? &in->constant() : nullptr);
+  }
+  std::vector<TensorType> outTypes;
+  for (const Value* out : node.outputs()) outTypes.push_back(out->type());
+  return node.op().movement(MovementContext{node, types, values, outTypes});
 }
 
 } // namespace tcx

@@ -9,6 +9,7 @@
 #include "ops/movement/MovementOps.h"
 #include "ops/movement/MovementRules.h"
 #include "ops/movement/Operands.h"
+#include "ops/movement/Pad.h"
 #include "ops/movement/StridedCopy.h"
 
 #include <algorithm>
@@ -16,10 +17,6 @@
 #include <numeric>
 
 namespace tcx {
-
-namespace {
-
-enum class PadMode { Constant, Reflect, Edge, Wrap };
 
 PadMode padMode(const AttrMap& attrs) {
   std::string mode = attrs.getString("mode", "constant");
@@ -30,41 +27,30 @@ PadMode padMode(const AttrMap& attrs) {
   raise(ErrorKind::InvalidModel, "unknown pad mode '{}'", mode);
 }
 
-// One axis of the pad: negative pads first crop the input to [cropBegin,
-// cropBegin + kept), then the output has `before` padding elements, the
-// kept ones and the rest.
-struct AxisPad {
-  int64_t cropBegin;
-  int64_t kept;
-  int64_t before;
-  int64_t size; // of the output
+AxisPad::AxisPad(int64_t dim, int64_t begin, int64_t end)
+    : cropBegin(std::max<int64_t>(-begin, 0)), kept(dim - cropBegin - std::max<int64_t>(-end, 0)),
+      before(std::max<int64_t>(begin, 0)), size(dim + begin + end) {
+  TCX_CHECK(kept >= 0 && size >= 0, ErrorKind::ShapeInference, "pads {} and {} crop more than the axis size {}", begin,
+            end, dim);
+}
 
-  AxisPad(int64_t dim, int64_t begin, int64_t end)
-      : cropBegin(std::max<int64_t>(-begin, 0)), kept(dim - cropBegin - std::max<int64_t>(-end, 0)),
-        before(std::max<int64_t>(begin, 0)), size(dim + begin + end) {
-    TCX_CHECK(kept >= 0 && size >= 0, ErrorKind::ShapeInference,
-              "pads {} and {} crop more than the axis size {}", begin, end, dim);
+int64_t AxisPad::source(int64_t o, PadMode mode) const {
+  const int64_t j = o - before; // index into the kept window
+  if (j >= 0 && j < kept) return cropBegin + j;
+  switch (mode) {
+  case PadMode::Constant: return -1;
+  case PadMode::Edge: return cropBegin + std::clamp<int64_t>(j, 0, kept - 1);
+  case PadMode::Wrap: return cropBegin + (j % kept + kept) % kept;
+  case PadMode::Reflect: {
+    // Mirrored about the first and last elements: periodic with 2*(kept-1).
+    if (kept == 1) return cropBegin;
+    const int64_t period = 2 * (kept - 1);
+    const int64_t r = (j % period + period) % period;
+    return cropBegin + (r < kept ? r : period - r);
   }
-
-  // The input index that output index o reads, or -1 for the constant.
-  int64_t source(int64_t o, PadMode mode) const {
-    const int64_t j = o - before; // index into the kept window
-    if (j >= 0 && j < kept) return cropBegin + j;
-    switch (mode) {
-    case PadMode::Constant: return -1;
-    case PadMode::Edge: return cropBegin + std::clamp<int64_t>(j, 0, kept - 1);
-    case PadMode::Wrap: return cropBegin + (j % kept + kept) % kept;
-    case PadMode::Reflect: {
-      // Mirrored about the first and last elements: periodic with 2*(kept-1).
-      if (kept == 1) return cropBegin;
-      const int64_t period = 2 * (kept - 1);
-      const int64_t r = (j % period + period) % period;
-      return cropBegin + (r < kept ? r : period - r);
-    }
-    }
-    return -1;
   }
-};
+  return -1;
+}
 
 std::vector<AxisPad> axisPads(const Shape& in, const Tensor& padsValue, const Tensor* axesValue, PadMode mode) {
   const int64_t rank = static_cast<int64_t>(in.size());
@@ -88,11 +74,16 @@ std::vector<AxisPad> axisPads(const Shape& in, const Tensor& padsValue, const Te
   return result;
 }
 
+namespace {
+
 void inferPad(InferContext& ctx) {
   const TensorType& data = ctx.inputType(0);
-  if (const Tensor* value = optionalValue(ctx, 2, "constant_value"))
-    TCX_CHECK(value->dtype() == data.dtype && value->numElements() == 1, ErrorKind::ShapeInference,
-              "constant_value must be a single {} value, got {}", dtypeName(data.dtype), value->type().toString());
+  // The constant's value may be known only at run time: its type is all the output's depends on.
+  if (ctx.hasInput(2)) {
+    const TensorType& value = ctx.inputType(2);
+    TCX_CHECK(value.dtype == data.dtype && value.numElements() == 1, ErrorKind::ShapeInference,
+              "constant_value must be a single {} value, got {}", dtypeName(data.dtype), value.toString());
+  }
   Shape out;
   for (const AxisPad& pad :
        axisPads(data.shape, ctx.requireInputValue(1, "pads"), optionalValue(ctx, 3, "axes"), padMode(ctx.attrs())))

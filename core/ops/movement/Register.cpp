@@ -14,6 +14,8 @@ void registerMovementOps(OpRegistry& registry) {
   registerGatherOps(registry);
   registerScatterOps(registry);
   registerMovementMuGraphForms(registry);
+  registerMovementCudaForms(registry);
+  registerIndexedCudaForms(registry);
 }
 
 } // namespace tcx

@@ -8,15 +8,12 @@
 #include "ops/movement/Indexing.h"
 #include "ops/movement/MovementOps.h"
 #include "ops/movement/MovementRules.h"
+#include "ops/movement/ScatterReduction.h"
 #include "ops/movement/StridedCopy.h"
 
 #include <algorithm>
 
 namespace tcx {
-
-namespace {
-
-enum class Reduction { None, Add, Mul, Max, Min };
 
 Reduction scatterReduction(const AttrMap& attrs) {
   std::string reduction = attrs.getString("reduction", "none");
@@ -27,6 +24,8 @@ Reduction scatterReduction(const AttrMap& attrs) {
   if (reduction == "min") return Reduction::Min;
   raise(ErrorKind::InvalidModel, "unknown reduction '{}'", reduction);
 }
+
+namespace {
 
 // Calls f.template operator()<T>(combine), where combine(T& into, T update)
 // applies the reduction. Without one T is the word of the dtype's size: the
@@ -129,7 +128,8 @@ void registerScatterOps(OpRegistry& registry) {
                 .maxInputs = 3,
                 .attributes = {{"axis", AttrKind::Int}, {"reduction", AttrKind::String}},
                 .infer = inferScatterElements,
-                .kernel = runScatterElements});
+                .kernel = runScatterElements,
+                .inPlaceOperand = 0});
   registry.add({.name = "ScatterND",
                 .opClass = OpClass::DataMovement,
                 .minInputs = 3,
@@ -137,7 +137,8 @@ void registerScatterOps(OpRegistry& registry) {
                 .attributes = {{"reduction", AttrKind::String}},
                 .infer = inferScatterND,
                 .kernel = runScatterND,
-                .movement = scatterNDRule});
+                .movement = scatterNDRule,
+                .inPlaceOperand = 0});
 }
 
 } // namespace tcx

@@ -15,31 +15,18 @@ IndexExpr linearIndex(const Shape& shape) {
   return linear;
 }
 
-// Element `offset` (an expression) of a row-major tensor of `shape` as a
-// multi-index.
-std::vector<IndexExpr> unflatten(const IndexExpr& offset, const Shape& shape, const VarExtents& ext) {
-  std::vector<int64_t> strides = contiguousStrides(shape);
-  std::vector<IndexExpr> index;
-  for (size_t k = 0; k < shape.size(); ++k) {
-    IndexExpr y = IndexExpr::floorDiv(offset, strides[k], ext);
-    if (k > 0) y = IndexExpr::mod(y, shape[k], ext);
-    index.push_back(y);
-  }
-  return index;
-}
-
 // Maps a view over a tensor of `virtualShape` (same element count as the
 // view's shape) onto a source of `sourceShape`.
 MappingFunction mapThroughView(const Shape& viewShape, const std::vector<int64_t>& viewStrides, int64_t viewOffset,
                                const Shape& virtualShape, const Shape& sourceShape) {
-  VarExtents ext = virtualShape;
-  IndexExpr linear = linearIndex(virtualShape);
-  std::vector<IndexExpr> digits = unflatten(linear, viewShape, ext);
-  IndexExpr offset = viewOffset;
-  for (size_t d = 0; d < viewShape.size(); ++d) offset = offset + digits[d] * viewStrides[d];
   MappingFunction f(virtualShape, {sourceShape});
   MappingPiece p;
-  p.index = unflatten(offset, sourceShape, ext);
+  VarExtents ext = virtualShape;
+  IndexExpr linear = linearIndex(virtualShape);
+  std::vector<IndexExpr> digits = unflattenOffset(linear, viewShape, ext);
+  IndexExpr offset = viewOffset;
+  for (size_t d = 0; d < viewShape.size(); ++d) offset = offset + digits[d] * viewStrides[d];
+  p.index = unflattenOffset(offset, sourceShape, ext);
   f.addPiece(std::move(p));
   return f;
 }

@@ -4,6 +4,7 @@
 // contributions into the output positions the taps land on.
 
 #include "ops/nn/Common.h"
+#include "ops/nn/ConvTranspose.h"
 #include "ops/nn/Ops.h"
 #include "ops/nn/Parallel.h"
 #include "ops/nn/Window.h"
@@ -15,15 +16,9 @@ namespace tcx::nn {
 
 namespace {
 
-struct ConvTransposePlan : WindowGeometry {
-  int64_t batch = 0;
-  int64_t channels = 0;
-  int64_t filters = 0;
-  int64_t group = 1;
-  Shape output;
-};
-
 int64_t floorHalf(int64_t v) { return v >= 0 ? v / 2 : -((1 - v) / 2); }
+
+} // namespace
 
 ConvTransposePlan planConvTranspose(const Shape& x, const Shape& w, const AttrMap& attrs) {
   const std::vector<int64_t> inSize = spatialDims(x, "X");
@@ -71,6 +66,8 @@ ConvTransposePlan planConvTranspose(const Shape& x, const Shape& w, const AttrMa
   p.output.insert(p.output.end(), outSize.begin(), outSize.end());
   return p;
 }
+
+namespace {
 
 void inferConvTranspose(InferContext& ctx) {
   const TensorType& x = ctx.inputType(0);

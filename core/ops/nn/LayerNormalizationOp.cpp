@@ -17,12 +17,7 @@ namespace {
 // The ONNX dtype code of float, the only stash type ONNX runtimes implement.
 constexpr int64_t kStashFloat = 1;
 
-struct LayerNormDims {
-  int64_t axis = 0;
-  int64_t rows = 1;
-  Shape normalized; // the dimensions from axis on
-  Shape statistics; // the shape of Mean and InvStdDev
-};
+} // namespace
 
 LayerNormDims layerNormDims(const Shape& x, const AttrMap& attrs) {
   const int64_t rank = static_cast<int64_t>(x.size());
@@ -37,6 +32,8 @@ LayerNormDims layerNormDims(const Shape& x, const AttrMap& attrs) {
   std::fill(d.statistics.begin() + d.axis, d.statistics.end(), 1);
   return d;
 }
+
+namespace {
 
 void inferLayerNorm(InferContext& ctx) {
   const TensorType& x = ctx.inputType(0);

@@ -2,21 +2,13 @@
 
 #include "ops/Flops.h"
 #include "ops/nn/Common.h"
+#include "ops/nn/Normalization.h"
 #include "ops/nn/Ops.h"
 #include "ops/nn/Parallel.h"
 
 #include <cmath>
 
 namespace tcx::nn {
-
-namespace {
-
-// The tensor as [outer, n, inner] around the normalised axis.
-struct AxisView {
-  int64_t outer = 1;
-  int64_t n = 1;
-  int64_t inner = 1;
-};
 
 AxisView axisView(const Shape& x, const AttrMap& attrs) {
   const int64_t rank = static_cast<int64_t>(x.size());
@@ -25,6 +17,7 @@ AxisView axisView(const Shape& x, const AttrMap& attrs) {
   TCX_CHECK(axis >= -rank && axis < rank, ErrorKind::ShapeInference, "axis {} is out of range for rank {}", axis, rank);
   if (axis < 0) axis += rank;
   AxisView v;
+  v.axis = axis;
   for (int64_t i = 0; i < rank; ++i) (i < axis ? v.outer : i == axis ? v.n : v.inner) *= x[i];
   return v;
 }
@@ -34,6 +27,8 @@ int64_t normOrder(const AttrMap& attrs) {
   TCX_CHECK(p == 1 || p == 2, ErrorKind::InvalidModel, "p must be 1 or 2, got {}", p);
   return p;
 }
+
+namespace {
 
 void inferLpNorm(InferContext& ctx) {
   const TensorType& x = ctx.inputType(0);

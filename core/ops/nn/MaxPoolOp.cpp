@@ -14,12 +14,6 @@ namespace {
 
 using MaxPoolTypes = DTypes<float, Half, BFloat16, double, int8_t, uint8_t>;
 
-bool columnMajorIndices(const AttrMap& attrs) {
-  const int64_t order = attrs.getInt("storage_order", 0);
-  TCX_CHECK(order == 0 || order == 1, ErrorKind::InvalidModel, "storage_order must be 0 or 1, got {}", order);
-  return order == 1;
-}
-
 void inferMaxPool(InferContext& ctx) {
   const TensorType& x = ctx.inputType(0);
   MaxPoolTypes::check(x.dtype, "X");
@@ -71,6 +65,12 @@ template <typename T> void runMaxPool(KernelContext& ctx) {
 }
 
 } // namespace
+
+bool columnMajorIndices(const AttrMap& attrs) {
+  const int64_t order = attrs.getInt("storage_order", 0);
+  TCX_CHECK(order == 0 || order == 1, ErrorKind::InvalidModel, "storage_order must be 0 or 1, got {}", order);
+  return order == 1;
+}
 
 OpDef maxPoolOp() {
   OpDef def;

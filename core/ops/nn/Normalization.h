@@ -3,12 +3,35 @@
 // of a run of values. Sums are taken in double, and the variance about the
 // mean (two passes), so long rows of f16/bf16 data lose nothing.
 
+#include "ir/Attribute.h"
 #include "ir/DType.h"
+#include "ir/Shape.h"
 
 #include <cmath>
 #include <cstdint>
 
 namespace tcx::nn {
+
+// LayerNormalization's rows: the dimensions from `axis` on are normalised
+// together (LayerNormalizationOp.cpp).
+struct LayerNormDims {
+  int64_t axis = 0;
+  int64_t rows = 1;
+  Shape normalized; // the dimensions from axis on
+  Shape statistics; // the shape of Mean and InvStdDev
+};
+LayerNormDims layerNormDims(const Shape& x, const AttrMap& attrs);
+
+// LpNormalization's view of its input as [outer, n, inner] around the
+// normalised axis, and its order p, 1 or 2 (LpNormalizationOp.cpp).
+struct AxisView {
+  int64_t axis = 0;
+  int64_t outer = 1;
+  int64_t n = 1;
+  int64_t inner = 1;
+};
+AxisView axisView(const Shape& x, const AttrMap& attrs);
+int64_t normOrder(const AttrMap& attrs);
 
 struct Moments {
   double mean = 0;

@@ -27,5 +27,7 @@ OpDef lpNormalizationOp();
 void registerCudaForms(OpRegistry& registry);
 // Their μGraph forms (MuGraph.cpp), likewise.
 void registerMuGraphForms(OpRegistry& registry);
+// Where random values of their weights lie (RandomRanges.cpp).
+void registerRandomRanges(OpRegistry& registry);
 
 } // namespace tcx::nn

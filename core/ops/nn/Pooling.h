@@ -23,6 +23,10 @@ double poolFlops(const Node& node);
 // Reads kernel_shape, strides, dilations, pads, auto_pad and ceil_mode.
 PoolPlan planPool(const Shape& x, const AttrMap& attrs);
 
+// Whether MaxPool's Indices number the spatial part column-major
+// (storage_order 1) rather than row-major; raises InvalidModel for another order.
+bool columnMajorIndices(const AttrMap& attrs);
+
 // Calls f(plane, outputIndex, window) for every output element, planes spread
 // over threads, where window[d] holds the taps inside the input along d.
 template <typename F> void forEachWindow(const PoolPlan& p, F&& f) {

@@ -19,6 +19,7 @@ void registerNnOps(OpRegistry& registry) {
   registry.add(nn::lpNormalizationOp());
   nn::registerCudaForms(registry);
   nn::registerMuGraphForms(registry);
+  nn::registerRandomRanges(registry);
 }
 
 } // namespace tcx

@@ -8,6 +8,12 @@ int64_t checkedAxis(int64_t axis, int64_t rank) {
   return axis < 0 ? axis + rank : axis;
 }
 
+int64_t cumSumAxis(const Tensor& axis, int64_t rank) {
+  TCX_CHECK(isInteger(axis.dtype()) && axis.rank() <= 1 && axis.numElements() == 1, ErrorKind::InvalidModel,
+            "the axis of CumSum must be one integer, not {}", axis.type().toString());
+  return checkedAxis(axis.elementAsInt64(0), rank);
+}
+
 AxisSplit::AxisSplit(const Shape& shape, int64_t axis) {
   for (int64_t d = 0; d < axis; ++d) outer *= shape[d];
   n = shape[axis];

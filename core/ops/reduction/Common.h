@@ -49,6 +49,9 @@ using SumType = std::conditional_t<std::is_integral_v<T>, uint64_t, ComputeType<
 // rejects every axis of a scalar: these ops need an axis to work along.
 int64_t checkedAxis(int64_t axis, int64_t rank);
 
+// CumSum's axis operand (one integer) as an axis in [0, rank).
+int64_t cumSumAxis(const Tensor& axis, int64_t rank);
+
 // Inference of the ops that normalise a float input along `axis` (default
 // -1) and keep its type: Softmax, LogSoftmax, Hardmax.
 void inferAlongAxis(InferContext& ctx);

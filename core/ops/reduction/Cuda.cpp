@@ -1,7 +1,9 @@
 // The CUDA form of this family's ops: one output element per thread, a loop
 // over the folded axes. Library kernels (kernels/include/tcx) take over the
 // patterns that matter for speed; this form is what every plan can fall
-// back on, so it favours being obviously right.
+// back on, so it favours being obviously right. Each op folds in the order
+// and in the types its CPU kernel does (Reducers.h, ArgMax.cpp, CumSum.cpp),
+// so that results agree up to the summation order of the CPU's lanes.
 
 #include "ir/Graph.h"
 #include "ops/OpRegistry.h"
@@ -15,50 +17,175 @@ namespace tcx::reduction {
 
 namespace {
 
-// How a Reduce* op folds: each element is mapped, accumulated, and the
-// accumulator finished (`acc` and `count` in scope).
+// The loops that visit every input element folded into one output element.
+struct FoldedLoops {
+  std::string loops;              // for-headers over the folded axes, to put before one statement
+  std::vector<std::string> index; // the input index: loop variables on folded axes, the output's elsewhere
+};
+
+FoldedLoops foldedLoops(const CudaElementContext& ctx, const Shape& in, const AxisMask& mask, bool keepdims) {
+  FoldedLoops f;
+  size_t out = 0;
+  for (size_t d = 0; d < in.size(); ++d) {
+    if (mask[d]) {
+      std::string var = fmt::format("_r{}", d);
+      f.loops += fmt::format("for (Index {0} = 0; {0} < {1}; ++{0}) ", var, in[d]);
+      f.index.push_back(var);
+      if (keepdims) ++out;
+    } else {
+      f.index.push_back(ctx.outIndex[out++]);
+    }
+  }
+  return f;
+}
+
+// The axes a Reduce* node folds: its axes operand must be known, as shapes
+// are when code is generated.
+AxisMask reduceMask(const Node& node) {
+  const Tensor* axes = nullptr;
+  if (node.numInputs() > 1 && node.input(1)) {
+    TCX_CHECK(node.input(1)->isConstant(), ErrorKind::Unsupported, "axes computed at run time");
+    axes = &node.input(1)->constant();
+  }
+  return reduceAxesMask(axes, node.attrs(), static_cast<int64_t>(node.input(0)->type().shape.size()));
+}
+
+// The output's index with `var` along `axis` instead: the elements of the
+// output's own line along an axis it keeps.
+std::vector<std::string> alongAxis(std::vector<std::string> index, int64_t axis, const std::string& var) {
+  index[axis] = var;
+  return index;
+}
+
+bool integerResult(const Node& node) { return !isFloatingPoint(node.output(0)->type().dtype); }
+
+// Sums accumulate as the CPU's SumType: integers in 64 unsigned bits, which
+// wrap alike and keep the full sum a mean divides; floats in the compute type.
+std::string sumType(const CudaElementContext& ctx) {
+  return integerResult(ctx.node) ? "unsigned long long" : ctx.resultType;
+}
+
+// How a Reduce* op folds: each element `_v` (of the compute type `_T`) is
+// mapped to `_m` (of the accumulator type `_A`), folded into `_acc`, and the
+// accumulator of `_count` elements finished. The statements declare both
+// types as typedefs, so that casts to them read `_A(x)` whatever the type
+// ("unsigned long long(x)" does not parse).
 struct CudaReducer {
-  const char* init;   // e.g. "T(0)"; T is the compute type
-  const char* map;    // of `v`
-  const char* fold;   // of `acc` and the mapped `m`
-  const char* finish; // of `acc`
+  bool sums;                           // accumulates in sumType, else in the compute type
+  const char* init;                    // of type _A
+  const char* map;                     // of `_v`
+  const char* fold;                    // of `_acc` and `_m`
+  const char* finish;                  // of `_acc` and `_count`, to _T
+  const char* integerFinish = nullptr; // for integer results, where it differs
 };
 
 CudaElementFn reduceElement(CudaReducer r) {
   return [r](const CudaElementContext& ctx) {
     const Node& node = ctx.node;
     const Shape& in = node.input(0)->type().shape;
-    const Tensor* axes = nullptr;
-    if (node.numInputs() > 1 && node.input(1)) {
-      TCX_CHECK(node.input(1)->isConstant(), ErrorKind::Unsupported, "axes computed at run time");
-      axes = &node.input(1)->constant();
-    }
-    AxisMask mask = reduceAxesMask(axes, node.attrs(), static_cast<int64_t>(in.size()));
-    bool keepdims = node.attrs().getInt("keepdims", 1) != 0;
-    std::string loops, close;
-    std::vector<std::string> index;
+    const AxisMask mask = reduceMask(node);
+    const FoldedLoops f = foldedLoops(ctx, in, mask, node.attrs().getInt("keepdims", 1) != 0);
     int64_t count = 1;
-    size_t out = 0;
-    for (size_t d = 0; d < in.size(); ++d) {
-      if (mask[d]) {
-        std::string var = fmt::format("_r{}", d);
-        loops += fmt::format("for (Index {0} = 0; {0} < {1}; ++{0}) ", var, in[d]);
-        index.push_back(var);
-        count *= in[d];
-        if (keepdims) ++out;
-      } else {
-        index.push_back(ctx.outIndex[out++]);
-      }
-    }
-    auto fmtReducer = [&](const char* pattern) {
-      return fmt::format(fmt::runtime(pattern), fmt::arg("T", ctx.resultType));
-    };
-    return fmt::format("{T} acc = {init};\nconst Index count = {count};\n{loops}{{\n  {T} v = {value};\n  {T} m = "
-                       "{map};\n  acc = {fold};\n}}\nout = {finish};\n(void)count;\n",
-                       fmt::arg("T", ctx.resultType), fmt::arg("init", fmtReducer(r.init)), fmt::arg("count", count),
-                       fmt::arg("loops", loops), fmt::arg("value", ctx.operandAt(0, index)),
-                       fmt::arg("map", r.map), fmt::arg("fold", r.fold), fmt::arg("finish", fmtReducer(r.finish)));
+    for (size_t d = 0; d < in.size(); ++d)
+      if (mask[d]) count *= in[d];
+    return fmt::format("typedef {T} _T;\ntypedef {A} _A;\n_A _acc = {init};\nconst long long _count = {count};\n"
+                       "{loops}{{\n  const _T _v = {value};\n  const _A _m = {map};\n  _acc = {fold};\n}}\n"
+                       "out = {finish};\n",
+                       fmt::arg("T", ctx.resultType), fmt::arg("A", r.sums ? sumType(ctx) : ctx.resultType),
+                       fmt::arg("init", r.init), fmt::arg("count", count), fmt::arg("loops", f.loops),
+                       fmt::arg("value", ctx.operandAt(0, f.index)), fmt::arg("map", r.map), fmt::arg("fold", r.fold),
+                       fmt::arg("finish", integerResult(node) && r.integerFinish ? r.integerFinish : r.finish));
   };
+}
+
+// log(sum(exp(x))) in two passes: the maximum first, so that exp cannot
+// overflow. An infinite maximum is the result itself, as on the CPU (where
+// -inf - -inf would otherwise make a NaN).
+std::string logSumExpElement(const CudaElementContext& ctx) {
+  const Node& node = ctx.node;
+  const FoldedLoops f =
+      foldedLoops(ctx, node.input(0)->type().shape, reduceMask(node), node.attrs().getInt("keepdims", 1) != 0);
+  return fmt::format(
+      "typedef {T} _T;\n_T _max = tcx::op::Limits<_T>::lowest();\n{loops}_max = tcx::op::Max(_max, _T({x}));\n"
+      "_T _sum = 0;\n{loops}_sum += tcx::op::Exp(_T({x}) - _max);\n"
+      "out = _max == tcx::op::Limits<_T>::lowest() || _max == tcx::op::Limits<_T>::highest() ? _max "
+      ": _max + tcx::op::Log(_sum);\n",
+      fmt::arg("T", ctx.resultType), fmt::arg("loops", f.loops), fmt::arg("x", ctx.operandAt(0, f.index)));
+}
+
+// `_at`: the position along `axis` of the element that `better` (a
+// comparison of `_v` with `_best`) ranks first: the first such element, or
+// the last on ties with selectLast. `lineAt(var)` is the input index of the
+// line's element `var`.
+template <typename LineAt> std::string argExtremeCode(const CudaElementContext& ctx, int64_t n, const char* better,
+                                                      bool selectLast, LineAt lineAt) {
+  return fmt::format(
+      "auto _best = {first};\nlong long _at = 0;\n"
+      "for (Index _k = 1; _k < {n}; ++_k) {{\n  const auto _v = {x};\n"
+      "  if (_v {better} _best || ({last} && _v == _best)) {{\n    _best = _v;\n    _at = _k;\n  }}\n}}\n",
+      fmt::arg("first", ctx.operandAt(0, lineAt("0"))), fmt::arg("n", n), fmt::arg("x", ctx.operandAt(0, lineAt("_k"))),
+      fmt::arg("better", better), fmt::arg("last", selectLast));
+}
+
+// ArgMax and ArgMin: the position as an int64, the axis kept as 1 or dropped.
+CudaElementFn argElement(const char* better) {
+  return [better](const CudaElementContext& ctx) {
+    const AttrMap& attrs = ctx.node.attrs();
+    const Shape& in = ctx.node.input(0)->type().shape;
+    const int64_t axis = checkedAxis(attrs.getInt("axis", 0), static_cast<int64_t>(in.size()));
+    const bool keepdims = attrs.getInt("keepdims", 1) != 0;
+    auto lineAt = [&](const std::string& var) {
+      std::vector<std::string> index = ctx.outIndex;
+      if (keepdims)
+        index[axis] = var;
+      else
+        index.insert(index.begin() + axis, var);
+      return index;
+    };
+    return argExtremeCode(ctx, in[axis], better, attrs.getInt("select_last_index", 0) != 0, lineAt) + "out = _at;\n";
+  };
+}
+
+// Hardmax: 1 where ArgMax along the axis (first on ties) is, 0 elsewhere.
+std::string hardmaxElement(const CudaElementContext& ctx) {
+  const Shape& in = ctx.node.input(0)->type().shape;
+  const int64_t axis = checkedAxis(ctx.node.attrs().getInt("axis", -1), static_cast<int64_t>(in.size()));
+  auto lineAt = [&](const std::string& var) { return alongAxis(ctx.outIndex, axis, var); };
+  return argExtremeCode(ctx, in[axis], ">", false, lineAt) +
+         fmt::format("out = {} == _at ? 1 : 0;\n", ctx.outIndex[axis]);
+}
+
+// CumSum: the running sum up to this element, summed in the CPU's order
+// (from the end with reverse) and type; exclusive leaves the element out.
+// The axis is an operand: a constant in exported models, which the
+// statements spell as a literal for NVRTC to fold, but a run-time value is
+// allowed (ONNX's own tests pass it as an input), each dimension then
+// choosing at run time whether it is the one summed along.
+std::string cumSumElement(const CudaElementContext& ctx) {
+  const Node& node = ctx.node;
+  const Shape& in = node.input(0)->type().shape;
+  const int64_t rank = static_cast<int64_t>(in.size());
+  const std::string axis =
+      node.input(1)->isConstant()
+          ? fmt::format("{}", cumSumAxis(node.input(1)->constant(), rank))
+          : fmt::format("Index(tcx::floormod(static_cast<long long>({}), {}))",
+                        ctx.operandAt(1, std::vector<std::string>(node.input(1)->type().shape.size(), "0")), rank);
+  std::vector<std::string> at;
+  std::string self = "0", extent = "0";
+  for (int64_t d = rank; d-- > 0;) {
+    at.insert(at.begin(), fmt::format("(_axis == {} ? _k : {})", d, ctx.outIndex[d]));
+    self = fmt::format("(_axis == {} ? {} : {})", d, ctx.outIndex[d], self);
+    extent = fmt::format("(_axis == {} ? Index({}) : {})", d, in[d], extent);
+  }
+  const bool exclusive = node.attrs().getInt("exclusive", 0) != 0;
+  const bool reverse = node.attrs().getInt("reverse", 0) != 0;
+  const std::string range = reverse ? fmt::format("Index _k = _n - 1; _k {} _self; --_k", exclusive ? ">" : ">=")
+                                    : fmt::format("Index _k = 0; _k {} _self; ++_k", exclusive ? "<" : "<=");
+  return fmt::format("typedef {T} _T;\ntypedef {A} _A;\nconst Index _axis = {axis};\nconst Index _self = {self};\n"
+                     "const Index _n = {n};\n(void)_n;\n_A _acc = 0;\nfor ({range}) _acc += _A({x});\nout = _T(_acc);\n",
+                     fmt::arg("T", ctx.resultType), fmt::arg("A", sumType(ctx)), fmt::arg("axis", axis),
+                     fmt::arg("self", self), fmt::arg("n", extent), fmt::arg("range", range),
+                     fmt::arg("x", ctx.operandAt(0, at)));
 }
 
 // Softmax and LogSoftmax along one axis: the maximum, the sum of exp(x - max),
@@ -68,9 +195,7 @@ CudaElementFn softmaxElement(bool logForm) {
     const Node& node = ctx.node;
     const Shape& in = node.input(0)->type().shape;
     int64_t axis = checkedAxis(node.attrs().getInt("axis", -1), static_cast<int64_t>(in.size()));
-    std::vector<std::string> at = ctx.outIndex;
-    at[axis] = "_j";
-    std::string x = ctx.operandAt(0, at), self = ctx.operandAt(0, ctx.outIndex);
+    std::string x = ctx.operandAt(0, alongAxis(ctx.outIndex, axis, "_j")), self = ctx.operandAt(0, ctx.outIndex);
     std::string finish = logForm ? fmt::format("out = ({} - _max) - tcx::op::Log(_sum);", self)
                                  : fmt::format("out = tcx::op::Exp({} - _max) / _sum;", self);
     return fmt::format("{T} _max = tcx::op::Limits<{T}>::lowest();\n"
@@ -85,17 +210,26 @@ CudaElementFn softmaxElement(bool logForm) {
 } // namespace
 
 void registerCudaForms(OpRegistry& registry) {
-  registry.edit("ReduceSum").cudaElement = reduceElement({"{T}(0)", "v", "acc + m", "acc"});
-  registry.edit("ReduceMean").cudaElement = reduceElement({"{T}(0)", "v", "acc + m", "acc / {T}(count)"});
+  registry.edit("ReduceSum").cudaElement = reduceElement({true, "_A(0)", "_A(_v)", "_acc + _m", "_T(_acc)"});
+  registry.edit("ReduceMean").cudaElement =
+      reduceElement({true, "_A(0)", "_A(_v)", "_acc + _m", "_acc / _T(_count)",
+                     "_count == 0 ? _T(0) : _T(static_cast<long long>(_acc) / _count)"});
   registry.edit("ReduceMax").cudaElement =
-      reduceElement({"tcx::op::Limits<{T}>::lowest()", "v", "tcx::op::Max(acc, m)", "acc"});
+      reduceElement({false, "tcx::op::Limits<_A>::lowest()", "_v", "tcx::op::Max(_acc, _m)", "_acc"});
   registry.edit("ReduceMin").cudaElement =
-      reduceElement({"tcx::op::Limits<{T}>::highest()", "v", "tcx::op::Min(acc, m)", "acc"});
-  registry.edit("ReduceProd").cudaElement = reduceElement({"{T}(1)", "v", "acc * m", "acc"});
-  registry.edit("ReduceL1").cudaElement = reduceElement({"{T}(0)", "tcx::op::Abs(v)", "acc + m", "acc"});
-  registry.edit("ReduceL2").cudaElement = reduceElement({"{T}(0)", "v * v", "acc + m", "tcx::op::Sqrt(acc)"});
-  registry.edit("ReduceSumSquare").cudaElement = reduceElement({"{T}(0)", "v * v", "acc + m", "acc"});
-  registry.edit("ReduceLogSum").cudaElement = reduceElement({"{T}(0)", "v", "acc + m", "tcx::op::Log(acc)"});
+      reduceElement({false, "tcx::op::Limits<_A>::highest()", "_v", "tcx::op::Min(_acc, _m)", "_acc"});
+  registry.edit("ReduceProd").cudaElement = reduceElement({true, "_A(1)", "_A(_v)", "_acc * _m", "_T(_acc)"});
+  registry.edit("ReduceL1").cudaElement =
+      reduceElement({true, "_A(0)", "_v < _T(0) ? _A(0) - _A(_v) : _A(_v)", "_acc + _m", "_T(_acc)"});
+  registry.edit("ReduceL2").cudaElement = reduceElement({true, "_A(0)", "_v * _v", "_acc + _m", "tcx::op::Sqrt(_acc)"});
+  registry.edit("ReduceSumSquare").cudaElement =
+      reduceElement({true, "_A(0)", "_A(_v) * _A(_v)", "_acc + _m", "_T(_acc)"});
+  registry.edit("ReduceLogSum").cudaElement = reduceElement({true, "_A(0)", "_v", "_acc + _m", "tcx::op::Log(_acc)"});
+  registry.edit("ReduceLogSumExp").cudaElement = logSumExpElement;
+  registry.edit("ArgMax").cudaElement = argElement(">");
+  registry.edit("ArgMin").cudaElement = argElement("<");
+  registry.edit("Hardmax").cudaElement = hardmaxElement;
+  registry.edit("CumSum").cudaElement = cumSumElement;
   registry.edit("Softmax").cudaElement = softmaxElement(false);
   registry.edit("LogSoftmax").cudaElement = softmaxElement(true);
 }

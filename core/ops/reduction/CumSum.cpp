@@ -13,12 +13,6 @@
 namespace tcx::reduction {
 namespace {
 
-int64_t cumSumAxis(const Tensor& axis, int64_t rank) {
-  TCX_CHECK(isInteger(axis.dtype()) && axis.rank() <= 1 && axis.numElements() == 1, ErrorKind::InvalidModel,
-            "the axis of CumSum must be one integer, not {}", axis.type().toString());
-  return checkedAxis(axis.elementAsInt64(0), rank);
-}
-
 // The columns of each [n, inner] block are summed side by side, so that the
 // inner loop is contiguous and vectorises.
 template <typename T> void cumSum(const T* x, T* y, const AxisSplit& split, bool exclusive, bool reverse) {

@@ -50,12 +50,37 @@ template <typename T, typename C> __device__ __forceinline__ typename Compute<T>
 // lo <= e < hi: a mapping-function piece's constraint.
 __device__ __forceinline__ bool inRange(i64 e, i64 lo, i64 hi) { return e >= lo && e < hi; }
 
+// The element of an axis of `size` that an index operand's value selects
+// (Gather, ScatterND, ...): negative values count from the end. The CPU
+// reference rejects values outside [-size, size); here they clamp to the
+// nearest element, so that a bad index reads or writes a wrong element but
+// never outside the tensor.
+__device__ __forceinline__ i64 wrapIndex(i64 index, i64 size) {
+  const i64 i = index < 0 ? index + size : index;
+  return i < 0 ? 0 : (i >= size ? size - 1 : i);
+}
+
 namespace op {
 
+// The math library's float and double forms under one name, so that the
+// functions below are templates over the compute type and f64 keeps its
+// precision.
 __device__ __forceinline__ float sqrtOf(float x) { return sqrtf(x); }
 __device__ __forceinline__ double sqrtOf(double x) { return sqrt(x); }
 __device__ __forceinline__ float expOf(float x) { return expf(x); }
 __device__ __forceinline__ double expOf(double x) { return exp(x); }
+__device__ __forceinline__ float expm1Of(float x) { return expm1f(x); }
+__device__ __forceinline__ double expm1Of(double x) { return expm1(x); }
+__device__ __forceinline__ float log1pOf(float x) { return log1pf(x); }
+__device__ __forceinline__ double log1pOf(double x) { return log1p(x); }
+__device__ __forceinline__ float tanhOf(float x) { return tanhf(x); }
+__device__ __forceinline__ double tanhOf(double x) { return tanh(x); }
+__device__ __forceinline__ float fmodOf(float a, float b) { return fmodf(a, b); }
+__device__ __forceinline__ double fmodOf(double a, double b) { return fmod(a, b); }
+
+template <typename T> inline constexpr bool isFloating = isSame<T, float> || isSame<T, double>;
+// Whether an integer compute type is signed (unsigned char is the one that is not).
+template <typename T> inline constexpr bool isSigned = T(-1) < T(0);
 
 template <typename T> __device__ __forceinline__ T Add(T a, T b) { return a + b; }
 template <typename T> __device__ __forceinline__ T Sub(T a, T b) { return a - b; }
@@ -80,10 +105,38 @@ __device__ __forceinline__ double Tanh(double x) { return tanh(x); }
 __device__ __forceinline__ float Erf(float x) { return erff(x); }
 __device__ __forceinline__ double Erf(double x) { return erf(x); }
 __device__ __forceinline__ float Sin(float x) { return sinf(x); }
+__device__ __forceinline__ double Sin(double x) { return sin(x); }
 __device__ __forceinline__ float Cos(float x) { return cosf(x); }
+__device__ __forceinline__ double Cos(double x) { return cos(x); }
+__device__ __forceinline__ float Tan(float x) { return tanf(x); }
+__device__ __forceinline__ double Tan(double x) { return tan(x); }
 __device__ __forceinline__ float Floor(float x) { return floorf(x); }
+__device__ __forceinline__ double Floor(double x) { return floor(x); }
 __device__ __forceinline__ float Ceil(float x) { return ceilf(x); }
+__device__ __forceinline__ double Ceil(double x) { return ceil(x); }
 __device__ __forceinline__ float Round(float x) { return rintf(x); }
+__device__ __forceinline__ double Round(double x) { return rint(x); }
+// 1, -1, or x itself for 0 and NaN.
+template <typename T> __device__ __forceinline__ T Sign(T x) { return x > T(0) ? T(1) : (x < T(0) ? T(-1) : x); }
+// The remainder with the sign of the dividend (fmod = 1) or, ONNX's default,
+// of the divisor. Integer a % -1 is 0 (it overflows for the minimum value);
+// a divisor of 0 has no defined result (the CPU reference raises).
+template <typename T> __device__ __forceinline__ T Fmod(T a, T b) {
+  if constexpr (isFloating<T>)
+    return fmodOf(a, b);
+  else if constexpr (isSigned<T>)
+    return b == T(-1) ? T(0) : T(a % b);
+  else
+    return T(a % b);
+}
+template <typename T> __device__ __forceinline__ T Mod(T a, T b) {
+  const T r = Fmod(a, b);
+  return r != T(0) && (r < T(0)) != (b < T(0)) ? T(r + b) : r;
+}
+template <typename T> __device__ __forceinline__ bool IsNaN(T x) { return x != x; }
+template <typename T> __device__ __forceinline__ bool IsInf(T x, bool negative, bool positive) {
+  return (negative && x == -T(infinity())) || (positive && x == T(infinity()));
+}
 
 template <typename T> __device__ __forceinline__ T Relu(T x) { return x < T(0) ? T(0) : x; }
 template <typename T> __device__ __forceinline__ T LeakyRelu(T x, T alpha) { return x < T(0) ? alpha * x : x; }
@@ -102,7 +155,23 @@ template <typename T> __device__ __forceinline__ T HardSigmoid(T x, T alpha, T b
   return y < T(0) ? T(0) : (y > T(1) ? T(1) : y);
 }
 template <typename T> __device__ __forceinline__ T HardSwish(T x) { return x * HardSigmoid(x, T(1) / T(6), T(0.5)); }
-__device__ __forceinline__ float Softplus(float x) { return x > 0.0f ? x + log1pf(expf(-x)) : log1pf(expf(x)); }
+template <typename T> __device__ __forceinline__ T Softplus(T x) {
+  return x > T(0) ? x + log1pOf(expOf(-x)) : log1pOf(expOf(x));
+}
+template <typename T> __device__ __forceinline__ T PRelu(T x, T slope) { return x < T(0) ? Mul(x, slope) : x; }
+template <typename T> __device__ __forceinline__ T ThresholdedRelu(T x, T alpha) { return x > alpha ? x : T(0); }
+template <typename T> __device__ __forceinline__ T Elu(T x, T alpha) { return x < T(0) ? alpha * expm1Of(x) : x; }
+template <typename T> __device__ __forceinline__ T Selu(T x, T alpha, T gamma) {
+  return gamma * (x > T(0) ? x : alpha * expm1Of(x));
+}
+// max(0, x) + min(0, alpha (e^(x/alpha) - 1)), each written as std::max and
+// std::min are, so that NaN gives what the CPU reference gives (0).
+template <typename T> __device__ __forceinline__ T Celu(T x, T alpha) {
+  const T negative = alpha * expm1Of(x / alpha);
+  return (T(0) < x ? x : T(0)) + (negative < T(0) ? negative : T(0));
+}
+template <typename T> __device__ __forceinline__ T Mish(T x) { return x * tanhOf(Softplus(x)); }
+template <typename T> __device__ __forceinline__ T Softsign(T x) { return x / (T(1) + Abs(x)); }
 __device__ __forceinline__ float GeluErf(float x) { return 0.5f * x * erfcf(-x * 0.70710678118654752f); }
 __device__ __forceinline__ float GeluTanh(float x) {
   const float k = 0.79788456080286536f; // sqrt(2 / pi)
@@ -145,12 +214,88 @@ template <> struct Limits<unsigned char> {
   __device__ static unsigned char lowest() { return 0; }
   __device__ static unsigned char highest() { return 255; }
 };
+template <> struct Limits<bool> {
+  __device__ static bool lowest() { return false; }
+  __device__ static bool highest() { return true; }
+};
 template <typename T> __device__ __forceinline__ T Clip(T x, T lo, T hi) { return x < lo ? lo : (x > hi ? hi : x); }
 // Cast between compute types; the rounding to the target's storage type is
-// the caller's roundTo, as for every op.
-template <typename To, typename From> __device__ __forceinline__ To Cast(From v) { return static_cast<To>(v); }
+// the caller's roundTo, as for every op. As in the CPU reference (castValue,
+// core/ops/elementwise/Map.h): to bool is `!= 0`, a float converts to an
+// integer truncating toward zero and saturating, NaN to 0 (C++ leaves
+// both undefined), and an integer to a narrower one wraps.
+template <typename To, typename From> __device__ __forceinline__ To Cast(From v) {
+  if constexpr (isFloating<From> && !isFloating<To> && !isSame<To, bool>) {
+    if (v != v) return To(0);
+    if (v <= static_cast<From>(Limits<To>::lowest())) return Limits<To>::lowest();
+    if (v >= static_cast<From>(Limits<To>::highest())) return Limits<To>::highest();
+  }
+  return static_cast<To>(v);
+}
 template <typename To> __device__ __forceinline__ To Cast(bool v) { return v ? To(1) : To(0); }
 
 } // namespace op
+
+// The scatters' reductions, combining the element an update lands on with
+// the update as the CPU reference does (core/ops/movement/Scatter.cpp): in
+// the compute type, max and min written as std::max and std::min are.
+namespace combine {
+struct Add {
+  template <typename C> __device__ static C apply(C into, C update) { return into + update; }
+};
+struct Mul {
+  template <typename C> __device__ static C apply(C into, C update) { return into * update; }
+};
+struct Max {
+  template <typename C> __device__ static C apply(C into, C update) { return into < update ? update : into; }
+};
+struct Min {
+  template <typename C> __device__ static C apply(C into, C update) { return update < into ? update : into; }
+};
+} // namespace combine
+
+// The unsigned word atomicCAS swaps for an element of `Bytes` bytes; 16-bit
+// CAS needs sm_70.
+template <int Bytes> struct CasWord;
+template <> struct CasWord<2> { typedef unsigned short type; };
+template <> struct CasWord<4> { typedef unsigned int type; };
+template <> struct CasWord<8> { typedef unsigned long long type; };
+
+// *address = Combine(*address, value), rounded to T, atomically: several
+// updates of a scatter may land on one element. A compare-and-swap loop
+// over the element's bits, for every dtype alike; a 1-byte element swaps
+// the aligned 32-bit word that holds it (buffers are 256-byte aligned, so
+// the word lies inside the allocation).
+template <typename Combine, typename T, typename C> __device__ void atomicCombine(T* address, C value) {
+  typedef typename Compute<T>::type Value;
+  if constexpr (sizeof(T) == 1) {
+    unsigned* word = reinterpret_cast<unsigned*>(reinterpret_cast<unsigned long long>(address) & ~3ULL);
+    const unsigned shift = 8u * static_cast<unsigned>(reinterpret_cast<unsigned long long>(address) & 3ULL);
+    unsigned old = *word, assumed;
+    do {
+      assumed = old;
+      const unsigned char bits = static_cast<unsigned char>(assumed >> shift);
+      T current;
+      memcpy(&current, &bits, 1);
+      const T next = FromCompute<T>::convert(Combine::apply(toCompute(current), static_cast<Value>(value)));
+      unsigned char nextBits;
+      memcpy(&nextBits, &next, 1);
+      old = atomicCAS(word, assumed, (assumed & ~(0xffu << shift)) | (static_cast<unsigned>(nextBits) << shift));
+    } while (old != assumed);
+  } else {
+    typedef typename CasWord<sizeof(T)>::type W;
+    W* word = reinterpret_cast<W*>(address);
+    W old = *word, assumed;
+    do {
+      assumed = old;
+      T current;
+      memcpy(&current, &assumed, sizeof(T));
+      const T next = FromCompute<T>::convert(Combine::apply(toCompute(current), static_cast<Value>(value)));
+      W nextBits;
+      memcpy(&nextBits, &next, sizeof(T));
+      old = atomicCAS(word, assumed, nextBits);
+    } while (old != assumed);
+  }
+}
 
 } // namespace tcx

@@ -3,22 +3,14 @@
 // every GPU test makes (samples, single ops, real models). Inputs are fresh
 // random values, outputs and intermediates are poisoned before the run (an
 // element no kernel writes shows as NaN), and the error is measured on the
-// scale of each output (exec/Compare.h) against a tolerance per dtype.
+// scale of each output against its dtype's tolerance (exec/Compare.h
+// checkGpuOutputs, as `tcx profile --check` judges).
 
 #include "pipeline/VtcSession.h"
 
 #include <cstdint>
 
 namespace tcx::test {
-
-// GPU and CPU differ in summation order, in transcendental functions and in
-// where attention rounds P: a few roundings of the dtype. Float convolutions
-// run on tf32 tensor cores (operands rounded to f16's 10-bit mantissa, as
-// cuDNN's default), so graphs with one get f16's tolerance. Integer and
-// boolean results must match exactly.
-double gpuTolerance(DType dtype, bool tf32);
-// Whether `graph` has a node that runs on tf32 tensor cores.
-bool usesTf32(const Graph& graph);
 
 // Runs `plan` (one of `session`'s) on the GPU and CHECKs every output
 // against the reference executor, with inputs drawn from `seed`.

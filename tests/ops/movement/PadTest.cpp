@@ -1,5 +1,7 @@
 #include "MovementTest.h"
 
+#include "exec/ReferenceExecutor.h"
+
 #include <catch2/catch.hpp>
 
 using namespace tcx;
@@ -80,4 +82,19 @@ TEST_CASE("Pad rejects bad pads, modes and values", "[movement][pad]") {
   CHECK(thrownKind([&] { pad(iota<float>({0}), {1, 1}, "edge"); }) == ErrorKind::ShapeInference);
   CHECK(thrownKind([&] { pad(x, {1, 1}, "constant", Tensor::scalar<double>(1)); }) == ErrorKind::ShapeInference);
   CHECK(thrownKind([&] { pad(x, {1, 1}, "constant", {}, ints({1})); }) == ErrorKind::ShapeInference);
+}
+
+TEST_CASE("Pad's constant may be a run-time value", "[movement][pad]") {
+  GraphBuilder b("pad_runtime_value");
+  Value* x = b.input("x", DType::F32, {3});
+  Value* padded = b.op("Pad", {x, b.ints("pads", {1, 2}), b.input("value", DType::F32, {})});
+  CHECK(padded->type() == TensorType{DType::F32, {6}});
+  b.output(padded);
+  ExecutionResult r = ReferenceExecutor(b.finish()).run({{"x", iota<float>({3})}, {"value", Tensor::scalar(-1.5f)}});
+  REQUIRE_SAME(r.outputs.at(0), Tensor::fromVector<float>({6}, {-1.5f, 0, 1, 2, -1.5f, -1.5f}));
+  // Its type is still checked.
+  GraphBuilder bad("pad_runtime_value_of_another_type");
+  Value* y = bad.input("y", DType::F32, {3});
+  CHECK(thrownKind([&] { bad.op("Pad", {y, bad.ints("pads", {1, 2}), bad.input("value", DType::I64, {})}); }) ==
+        ErrorKind::ShapeInference);
 }

@@ -6,6 +6,7 @@
 #include "ops/OpRegistry.h"
 
 #include <catch2/catch.hpp>
+#include <string>
 
 using namespace tcx;
 
@@ -106,4 +107,15 @@ TEST_CASE("Shape and Size fold from their operand's type alone", "[ops][registry
   CHECK(op("Add").resultFromTypes == nullptr);
   CHECK(op("Constant").foldsAtAnySize);
   CHECK_FALSE(op("ConstantOfShape").foldsAtAnySize);
+}
+
+TEST_CASE("every op with a CPU kernel has a GPU lowering", "[ops][registry][codegen]") {
+  // No exceptions, not even the ops import folds whatever their size
+  // (Constant, Shape, Size: passes/InferAndFold): folding leaves a node
+  // whose result is a graph output, which the GPU must then compute.
+  std::string missing;
+  for (const OpDef* def : OpRegistry::instance().all())
+    if (def->kernel && !def->cudaExpr && !def->cudaElement && !def->cudaScatter) missing += " " + def->name;
+  INFO("without a CUDA form:" << missing);
+  CHECK(missing.empty());
 }

@@ -1,0 +1,16 @@
+// The compute ops' CUDA forms on the GPU against the CPU reference executor
+// (support/GpuCheck.h): every graph of tests/ops/cases, through its baseline
+// plan and VTC's optimised one, where the ops read their inputs as virtual
+// tensors. op_nvrtc_test compiles the same graphs without a device.
+#include "ComputeOpCases.h"
+#include "support/GpuCheck.h"
+
+#include <catch2/catch.hpp>
+
+using namespace tcx;
+
+TEST_CASE("every compute op's CUDA form matches the reference on the GPU", "[gpu][ops]") {
+  for (const test::OpCase& c : test::computeOpCases()) {
+    DYNAMIC_SECTION(c.name) { test::requirePlansMatchReference(c.build(), 23); }
+  }
+}

@@ -1,0 +1,87 @@
+// ConvTranspose over 1-D, 2-D and 3-D inputs with strides, dilations, pads,
+// output_padding, output_shape, both SAME auto_pads, groups with several
+// filters each and depthwise; and grouped and depthwise Conv.
+
+#include "CaseSupport.h"
+
+namespace tcx::test {
+
+namespace {
+
+// ConvTranspose of `x` with a [C, filters, kernel...] weight and a bias.
+void convTranspose(GraphBuilder& b, Value* x, Shape weight, AttrMap a) {
+  const DType dtype = x->type().dtype;
+  const std::string name = b.graph().uniqueValueName("w");
+  const int64_t group = a.getInt("group", 1);
+  Value* bias = b.input(name + "_bias", dtype, {weight[1] * group});
+  b.output(b.op("ConvTranspose", {x, b.input(name, dtype, std::move(weight)), bias}, std::move(a)));
+}
+
+OpCase convTransposePlanarCase(DType dtype) {
+  return {caseName("ConvTranspose 2-D", dtype), [=] {
+            GraphBuilder b("conv_transpose");
+            Value* x = b.input("x", dtype, {2, 4, 5, 7});
+            convTranspose(b, x, {4, 3, 3, 3}, {});
+            convTranspose(b, x, {4, 3, 3, 2},
+                          attrs({{"strides", Ints{2, 2}},
+                                 {"pads", Ints{1, 0, 1, 1}},
+                                 {"output_padding", Ints{1, 0}},
+                                 {"dilations", Ints{1, 2}}}));
+            convTranspose(b, x, {4, 3, 3, 3}, attrs({{"group", 2}, {"strides", Ints{2, 1}}}));
+            convTranspose(b, x, {4, 1, 3, 3}, attrs({{"group", 4}, {"pads", Ints{1, 1, 1, 1}}}));
+            convTranspose(b, x, {4, 2, 2, 3}, attrs({{"group", 4}, {"strides", Ints{2, 3}}}));
+            convTranspose(b, x, {4, 2, 3, 3}, attrs({{"strides", Ints{2, 2}}, {"output_shape", Ints{12, 16}}}));
+            convTranspose(b, x, {4, 2, 3, 3}, attrs({{"strides", Ints{2, 2}}, {"auto_pad", "SAME_UPPER"}}));
+            convTranspose(b, x, {4, 2, 3, 3}, attrs({{"strides", Ints{2, 2}}, {"auto_pad", "SAME_LOWER"}}));
+            convTranspose(b, feed(b, "v", dtype, {2, 4, 5, 7}, Feed::Sliced), {4, 3, 3, 3},
+                          attrs({{"group", 2}, {"strides", Ints{2, 2}}}));
+            return b.finish();
+          }};
+}
+
+OpCase convTransposeOtherCase(DType dtype) {
+  return {
+      caseName("ConvTranspose 1-D 3-D", dtype), [=] {
+        GraphBuilder b("conv_transpose");
+        Value* line = b.input("line", dtype, {2, 4, 9});
+        convTranspose(b, line, {4, 2, 3}, attrs({{"strides", Ints{3}}, {"output_padding", Ints{1}}}));
+        convTranspose(b, line, {4, 1, 4}, attrs({{"group", 2}, {"dilations", Ints{2}}, {"pads", Ints{2, 1}}}));
+        convTranspose(b, b.input("volume", dtype, {1, 2, 3, 4, 5}), {2, 2, 2, 2, 2},
+                      attrs({{"strides", Ints{2, 1, 2}}}));
+        convTranspose(b, feed(b, "v", dtype, {2, 4, 9}, Feed::Concatenated), {4, 2, 3}, attrs({{"strides", Ints{2}}}));
+        return b.finish();
+      }};
+}
+
+// Conv with groups of several input channels and several filters each, and
+// depthwise (one channel per group) with one and with two filters per group.
+OpCase groupedConvCase(DType dtype) {
+  return {caseName("Conv grouped depthwise", dtype), [=] {
+            GraphBuilder b("grouped_conv");
+            Value* x = b.input("x", dtype, {2, 6, 7, 9});
+            auto conv = [&](Value* in, Shape weight, AttrMap a) {
+              const std::string name = b.graph().uniqueValueName("w");
+              Value* bias = b.input(name + "_bias", dtype, {weight[0]});
+              b.output(b.op("Conv", {in, b.input(name, dtype, std::move(weight)), bias}, std::move(a)));
+            };
+            conv(x, {6, 3, 3, 3}, attrs({{"group", 2}, {"pads", Ints{1, 1, 1, 1}}}));
+            conv(x, {12, 1, 3, 3}, attrs({{"group", 6}}));
+            conv(x, {6, 1, 3, 3}, attrs({{"group", 6}, {"strides", Ints{2, 2}}, {"pads", Ints{1, 1, 1, 1}}}));
+            conv(feed(b, "v", dtype, {2, 6, 7, 9}, Feed::Padded), {6, 2, 3, 3}, attrs({{"group", 3}}));
+            return b.finish();
+          }};
+}
+
+} // namespace
+
+std::vector<OpCase> convolutionCases() {
+  std::vector<OpCase> cases;
+  for (DType dtype : {DType::F32, DType::F16}) {
+    cases.push_back(convTransposePlanarCase(dtype));
+    cases.push_back(convTransposeOtherCase(dtype));
+    cases.push_back(groupedConvCase(dtype));
+  }
+  return cases;
+}
+
+} // namespace tcx::test
