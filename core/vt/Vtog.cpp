@@ -90,6 +90,11 @@ void Vtog::addNode(const Value* v) {
 
 void Vtog::addEdge(VtogEdge edge) {
   if (edge.mapping.pieces().empty()) return;
+  // Both ends are nodes: an edge may map onto a constant (a Concat with a
+  // constant operand, as the dynamo exporter writes the decode step's mask),
+  // which no kernel reads as an input.
+  addNode(edge.from);
+  addNode(edge.to);
   edge.id = static_cast<int>(edges_.size());
   edge.contiguity = analyzeContiguity(edge.mapping, dtypeSize(edge.from->type().dtype));
   edge.type = opportunityType(edge.contiguity);

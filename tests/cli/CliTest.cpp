@@ -297,3 +297,35 @@ TEST_CASE("tcx superopt searches each program, records it, and resumes from its 
   CHECK(k["searches"][0]["explored"].get<int64_t>() >= 600);
   fs::remove_all(dir);
 }
+
+TEST_CASE("every batch command works on real PyTorch exports", "[cli][models]") {
+  // A decoder by each exporter, a CNN, Swin's windowed attention and the
+  // KV-cache decode step (models/real): what users open, not our samples.
+  const fs::path dir = tempDir() / "real";
+  fs::create_directories(dir);
+  for (const char* name : {"llama3.dynamo", "gemma2.torchscript", "resnet18.torchscript", "swin.dynamo",
+                           "llama3_decode_kv.dynamo"}) {
+    SECTION(name) {
+      const std::string model = std::string(TCX_SOURCE_DIR) + "/models/real/small/" + name + ".onnx";
+      for (const char* view : {"graph", "vtog", "points-to"}) {
+        Run dot = tcxRun(std::string("dot --view ") + view + " " + model);
+        INFO(view << ": " << dot.output.substr(0, 400));
+        REQUIRE(dot.exitCode == 0);
+        CHECK(dot.output.find("digraph") != std::string::npos);
+      }
+      const fs::path db = dir / (std::string(name) + ".db");
+      Run optimize = tcxRun("optimize --json --report " + db.string() + " " + model);
+      INFO(optimize.output.substr(0, 400));
+      REQUIRE(optimize.exitCode == 0);
+      CHECK(queryOne(db, "SELECT COUNT(*) FROM kernels") != "0");
+      Run lax = tcxRun("lax --json " + model);
+      CHECK(lax.exitCode == 0);
+      const fs::path out = dir / name;
+      Run exported = tcxRun("export --out " + out.string() + " " + model);
+      INFO(exported.output.substr(0, 400));
+      REQUIRE(exported.exitCode == 0);
+      CHECK(fs::file_size(out / "plan.cu") > 0);
+    }
+  }
+  fs::remove_all(dir);
+}

@@ -47,8 +47,12 @@ namespace {
 // the whole set that passes fewer fails. Raise this number whenever added
 // ops or fixes make more tests pass, so that no regression can hide below it.
 constexpr size_t kPinnedPasses = 615;
-// The same on the GPU (onnx_conformance --gpu), measured on an H100/H200.
-constexpr size_t kPinnedGpuPasses = 0;
+// The same on the GPU (onnx_conformance --gpu), measured on an H200 on
+// 2026-11-26 with this data: 613 passed, 0 failed. The two the reference
+// passes and the GPU skips are Dropout tests whose training_mode is a
+// run-time input (false in the data): the reference reads it, while the
+// CUDA form can only run a Dropout known to be inference (training-mode).
+constexpr size_t kPinnedGpuPasses = 613;
 
 const fs::path kDefaultRoot = "/usr/share/libonnx-testdata/data/node";
 
