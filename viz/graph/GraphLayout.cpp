@@ -34,7 +34,7 @@ EdgeGeometry edgeGeometry(Agedge_t* e, const Flip& flip) {
       geometry.arrowTip = flip(bz.ep);
     }
   }
-  if (const textlabel_t* label = ED_label(e)) geometry.labelCentre = flip(label->pos);
+  if (const textlabel_t* label = ED_xlabel(e); label && label->set) geometry.labelCentre = flip(label->pos);
   return geometry;
 }
 

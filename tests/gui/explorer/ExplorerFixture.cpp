@@ -35,15 +35,17 @@ bool waitLayouts(viz::MainWindow& window, int timeoutMs) {
   return QTest::qWaitFor([&] { return !window.tabs().isLayoutPending(); }, timeoutMs);
 }
 
-std::unique_ptr<viz::MainWindow> openSample(const std::string& sample) {
+std::unique_ptr<viz::MainWindow> openModel(const QString& path) {
   useScratchSettings();
   auto window = std::make_unique<viz::MainWindow>();
   window->show();
-  const bool opened = openAndWait(*window, samplePath(sample));
-  INFO(sample << ": " << window->lastError().toStdString());
+  const bool opened = openAndWait(*window, path);
+  INFO(path.toStdString() << ": " << window->lastError().toStdString());
   REQUIRE(opened);
   REQUIRE(waitLayouts(*window));
   return window;
 }
+
+std::unique_ptr<viz::MainWindow> openSample(const std::string& sample) { return openModel(samplePath(sample)); }
 
 } // namespace tcx::test

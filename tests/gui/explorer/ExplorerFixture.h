@@ -25,5 +25,7 @@ bool waitLayouts(viz::MainWindow& window, int timeoutMs = 60000);
 
 // A shown main window with `sample` open and laid out.
 std::unique_ptr<viz::MainWindow> openSample(const std::string& sample);
+// The model file at `path`, opened the same way.
+std::unique_ptr<viz::MainWindow> openModel(const QString& path);
 
 } // namespace tcx::test

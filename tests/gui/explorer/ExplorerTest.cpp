@@ -42,6 +42,26 @@ ItemRef computeNode(const VtcSession& s) {
   return {};
 }
 
+// Every tab draws the open model, and the panels list its plan.
+void requireEveryViewDraws(MainWindow& window) {
+  GraphTabs& tabs = window.tabs();
+  for (int t = 0; t < GraphTabs::NumTabs; ++t) {
+    tabs.setCurrentIndex(t); // a strategy view is built when first shown
+    REQUIRE(test::waitLayouts(window));
+    GraphView* view = tabs.currentView();
+    INFO("tab " << GraphTabs::tabKey(static_cast<GraphTabs::Tab>(t)));
+    CHECK(view->isVisible());
+    CHECK(view->graphScene().nodeItems().size() == view->graph().nodes.size());
+    CHECK(!view->graph().nodes.empty());
+  }
+  const VtcSession& s = window.model().session();
+  CHECK(tabs.view(GraphTabs::VtogTab)->graph().edges.size() == s.vtog().edges().size());
+  CHECK(window.latencyPanel().kernelTable()->model()->rowCount() == static_cast<int>(s.optimizedPlan().kernels.size()));
+  CHECK(window.strategyPanel().table()->model()->rowCount() == static_cast<int>(s.vtog().edges().size()));
+  CHECK(!window.sourcePanel().source().isEmpty());
+  CHECK(window.lastError().isEmpty());
+}
+
 } // namespace
 
 TEST_CASE("every sample opens and every view draws it", "[gui][explorer]") {
@@ -51,23 +71,16 @@ TEST_CASE("every sample opens and every view draws it", "[gui][explorer]") {
   for (const QString& file : samples) {
     const std::string name = QFileInfo(file).completeBaseName().toStdString();
     INFO(name);
-    auto window = test::openSample(name);
-    GraphTabs& tabs = window->tabs();
-    for (int t = 0; t < GraphTabs::NumTabs; ++t) {
-      tabs.setCurrentIndex(t); // a strategy view is built when first shown
-      REQUIRE(test::waitLayouts(*window));
-      GraphView* view = tabs.currentView();
-      INFO("tab " << GraphTabs::tabKey(static_cast<GraphTabs::Tab>(t)));
-      CHECK(view->isVisible());
-      CHECK(view->graphScene().nodeItems().size() == view->graph().nodes.size());
-      CHECK(!view->graph().nodes.empty());
-    }
-    const VtcSession& s = window->model().session();
-    CHECK(tabs.view(GraphTabs::VtogTab)->graph().edges.size() == s.vtog().edges().size());
-    CHECK(window->latencyPanel().kernelTable()->model()->rowCount() == static_cast<int>(s.optimizedPlan().kernels.size()));
-    CHECK(window->strategyPanel().table()->model()->rowCount() == static_cast<int>(s.vtog().edges().size()));
-    CHECK(!window->sourcePanel().source().isEmpty());
-    CHECK(window->lastError().isEmpty());
+    requireEveryViewDraws(*test::openSample(name));
+  }
+}
+
+TEST_CASE("real PyTorch exports open and every view draws them", "[gui][explorer][models]") {
+  // One of each kind of the real-model suite (models/real), by both exporters.
+  for (const char* name : {"llama3.dynamo", "bert.torchscript", "efficientnet_b0.torchscript", "shufflenet_v2.dynamo",
+                           "swin.dynamo", "llama3_decode_kv.dynamo"}) {
+    INFO(name);
+    requireEveryViewDraws(*test::openModel(QString(TCX_SOURCE_DIR) + "/models/real/small/" + name + ".onnx"));
   }
 }
 
