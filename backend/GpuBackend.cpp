@@ -66,6 +66,16 @@ PlanProfiler::~PlanProfiler() = default;
 PlanProfile PlanProfiler::profile(const std::string& label, const ExecPlan& plan, const PlanLatency& estimates,
                                   const std::map<std::string, Tensor>& inputs, const ExecutionResult* reference,
                                   const ProfileSettings& settings) {
+  try {
+    return profileOrRaise(label, plan, estimates, inputs, reference, settings);
+  } catch (const Error& e) {
+    throw e.withContext(fmt::format("the {} plan of '{}'", label, plan.kernelGraph->graph().name));
+  }
+}
+
+PlanProfile PlanProfiler::profileOrRaise(const std::string& label, const ExecPlan& plan, const PlanLatency& estimates,
+                                         const std::map<std::string, Tensor>& inputs,
+                                         const ExecutionResult* reference, const ProfileSettings& settings) {
   PlanProfile p;
   p.label = label;
   gpu::GpuPlan onGpu(plan, generateCuda(plan, {.smCount = gpu::gpuInfo().smCount}), impl_->compiler);
@@ -75,14 +85,18 @@ PlanProfile PlanProfiler::profile(const std::string& label, const ExecPlan& plan
     if (b.kind == PlanBuffer::Kind::Output && b.aliasOf < 0) p.extraBytes += b.bytes;
   for (int64_t bytes : onGpu.code().scratchBytes) p.extraBytes += bytes;
   onGpu.setInputs(inputs);
-  if (reference) {
-    onGpu.poison();
-    p.check = checkGpuOutputs(plan.kernelGraph->graph(), onGpu.run(), reference->outputs);
-    onGpu.setInputs(inputs); // a plan may update its inputs in place
-  }
-  gpu::TimingResult t = onGpu.time({.repetitions = settings.repetitions});
+  // One run with a launch at a time before timing, checked or not, so that a
+  // kernel that faults is named (GpuPlan::run).
+  if (reference) onGpu.poison();
+  std::vector<Tensor> outputs = onGpu.run();
+  if (reference) p.check = checkGpuOutputs(plan.kernelGraph->graph(), outputs, reference->outputs);
+  onGpu.setInputs(inputs); // a plan may update its inputs in place
+  gpu::TimingResult t = onGpu.time({.repetitions = settings.repetitions, .asGraph = settings.asGraph});
   p.timingSource = t.source;
   p.totalUs = t.total.medianUs;
+  p.wallUs = t.wall.medianUs;
+  p.wallSpreadUs = t.wall.spreadUs();
+  p.graph = t.graph;
   sumKernelTimes(p, plan, onGpu, t, estimates);
   if (!settings.tracePath.empty()) gpu::writeChromeTrace(settings.tracePath, t.lastRun, settings.traceTitle);
   return p;
@@ -90,26 +104,36 @@ PlanProfile PlanProfiler::profile(const std::string& label, const ExecPlan& plan
 
 std::optional<MeasuredLatency> measurePlans(const VtcSession& session, const MeasureControl& control) {
   auto cancelled = [&] { return control.cancel && control.cancel->load(); };
-  auto report = [&](size_t done, std::string_view what) {
-    if (control.progress) control.progress(done, 2, what);
+  const size_t steps = control.check ? 3 : 2;
+  size_t done = 0;
+  auto report = [&](std::string_view what) {
+    if (control.progress) control.progress(done++, steps, what);
   };
   PlanProfiler profiler;
   auto inputs = randomInputs(session.graph(), 1);
+  std::optional<ExecutionResult> reference;
+  if (control.check) {
+    report("CPU reference");
+    if (cancelled()) return std::nullopt;
+    reference = ReferenceExecutor(session.graph()).run(inputs);
+  }
+  const ExecutionResult* checkAgainst = reference ? &*reference : nullptr;
   const ProfileSettings settings{.repetitions = control.repetitions};
-  report(0, "baseline plan");
+  report("baseline plan");
   if (cancelled()) return std::nullopt;
   PlanProfile before =
-      profiler.profile("baseline", session.baselinePlan(), session.baselineLatency(), inputs, nullptr, settings);
-  report(1, "optimised plan");
+      profiler.profile("baseline", session.baselinePlan(), session.baselineLatency(), inputs, checkAgainst, settings);
+  report("optimised plan");
   if (cancelled()) return std::nullopt;
   PlanProfile after =
-      profiler.profile("greedy", session.optimizedPlan(), session.optimizedLatency(), inputs, nullptr, settings);
-  report(2, "done");
-  return MeasuredLatency{std::move(before.latency), std::move(after.latency), gpu::gpuInfo().name};
+      profiler.profile("greedy", session.optimizedPlan(), session.optimizedLatency(), inputs, checkAgainst, settings);
+  report("done");
+  return MeasuredLatency{std::move(before.latency), std::move(after.latency), gpu::gpuInfo().name, before.check,
+                         after.check};
 }
 
 void measureSession(VtcSession& session, int repetitions) {
-  MeasuredLatency m = *measurePlans(session, {.repetitions = repetitions});
+  MeasuredLatency m = *measurePlans(session, {.repetitions = repetitions, .check = false});
   session.setMeasuredLatency(std::move(m.baseline), std::move(m.optimized), std::move(m.device));
 }
 

@@ -45,6 +45,11 @@ struct PlanProfile {
   std::string label;
   std::vector<KernelTime> kernels;
   double totalUs = 0; // first kernel's start to last kernel's end, median
+  // One run as a caller sees it: cudaEvents around the launch (of the whole
+  // plan as one CUDA graph, by default), L2 flushed before; median and the
+  // p10-p90 spread.
+  double wallUs = 0, wallSpreadUs = 0;
+  bool graph = false; // launched as one CUDA graph
   double dataMovementUs = 0, computeUs = 0;
   double compileMs = 0;
   int64_t extraBytes = 0; // device memory beyond inputs and donated outputs: outputs, intermediates, workspaces
@@ -55,6 +60,9 @@ struct PlanProfile {
 
 struct ProfileSettings {
   int repetitions = 50;
+  // Capture the plan's launches once and time launches of that CUDA graph
+  // (what a serving loop would run); else the launches one by one.
+  bool asGraph = true;
   // Also write a Chrome/Perfetto trace of the last timed run here, titled so.
   std::string tracePath, traceTitle;
 };
@@ -69,31 +77,41 @@ public:
   PlanProfiler& operator=(const PlanProfiler&) = delete;
 
   // Times `plan` on `inputs`; with a `reference`, first checks its outputs
-  // against it. `estimates` gives the per-kernel bytes and flops.
+  // against it. `estimates` gives the per-kernel bytes and flops. Errors
+  // (GpuPlan's) name the plan and the graph.
   PlanProfile profile(const std::string& label, const ExecPlan& plan, const PlanLatency& estimates,
                       const std::map<std::string, Tensor>& inputs, const ExecutionResult* reference,
                       const ProfileSettings& settings);
 
 private:
+  // profile() without the plan named in its errors.
+  PlanProfile profileOrRaise(const std::string& label, const ExecPlan& plan, const PlanLatency& estimates,
+                             const std::map<std::string, Tensor>& inputs, const ExecutionResult* reference,
+                             const ProfileSettings& settings);
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
 
-// Both plans' latencies as measured on one GPU.
+// Both plans' latencies as measured on one GPU, and each plan's outputs
+// checked against the CPU reference (when MeasureControl::check).
 struct MeasuredLatency {
   PlanLatency baseline, optimized;
   std::string device;
+  std::optional<GpuCheck> baselineCheck, optimizedCheck;
 };
 
 struct MeasureControl {
   int repetitions = 20;
+  // Run the reference executor first and check both plans against it.
+  bool check = true;
   // Checked between the steps (compiling and timing each plan): set it from
   // another thread to stop early.
   const std::atomic<bool>* cancel = nullptr;
   ProgressFn progress;
 };
 
-// Times both plans of `session`, reading it only, so the explorer can run
+// Times (and checks) both plans of `session`, reading it only, so the explorer can run
 // it off the UI thread while the session stays unchanged; nullopt when
 // cancelled.
 std::optional<MeasuredLatency> measurePlans(const VtcSession& session, const MeasureControl& control);

@@ -6,7 +6,7 @@ namespace tcx::gpu {
 
 void checkCuda(cudaError_t status, std::string_view what) {
   if (status == cudaSuccess) return;
-  raise(ErrorKind::Internal, "{}: {}: {}", what, cudaGetErrorName(status), cudaGetErrorString(status));
+  raise(ErrorKind::Device, "{}: {}: {}", what, cudaGetErrorName(status), cudaGetErrorString(status));
 }
 
 } // namespace tcx::gpu

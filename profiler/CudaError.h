@@ -9,7 +9,7 @@
 
 namespace tcx::gpu {
 
-// Raises Internal "<what>: <cudaErrorName>: <cudaGetErrorString>" unless
+// Raises Device "<what>: <cudaErrorName>: <cudaGetErrorString>" unless
 // `status` is cudaSuccess.
 void checkCuda(cudaError_t status, std::string_view what);
 

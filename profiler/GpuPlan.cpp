@@ -3,17 +3,57 @@
 #include "profiler/CudaError.h"
 #include "profiler/CudaModule.h"
 #include "profiler/GpuDevice.h"
+#include "profiler/KernelBlame.h"
+#include "profiler/PlanModules.h"
+
+#include <fmt/format.h>
 
 #include <cstring>
 
 namespace tcx::gpu {
 
+namespace {
+
+double mib(int64_t bytes) { return static_cast<double>(bytes) / (1 << 20); }
+
+// Raises Device, before any allocation, when the plan's buffers cannot fit in
+// the device memory that is free: a clearer message than cudaMalloc's, with
+// where the bytes go.
+void requireDeviceMemory(const ExecPlan& plan, const GeneratedPlan& code) {
+  int64_t external = 0;
+  for (const PlanBuffer& b : plan.buffers)
+    if (b.aliasOf < 0 && b.kind != PlanBuffer::Kind::Intermediate) external += std::max<int64_t>(b.bytes, 1);
+  int64_t scratch = 0;
+  for (int64_t bytes : code.scratchBytes) scratch += bytes;
+  const int64_t needed = plan.arenaBytes + external + scratch;
+  size_t free = 0, total = 0;
+  checkCuda(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+  TCX_CHECK(needed <= static_cast<int64_t>(free), ErrorKind::Device,
+            "the plan needs {:.1f} MiB of device memory (inputs, outputs and constants {:.1f} MiB, intermediates "
+            "{:.1f} MiB, workspaces {:.1f} MiB) but {} has {:.1f} MiB free of {:.1f} MiB",
+            mib(needed), mib(external), mib(plan.arenaBytes), mib(scratch), gpuInfo().name,
+            mib(static_cast<int64_t>(free)), mib(static_cast<int64_t>(total)));
+}
+
+// NVRTC's message with the plan kernel its first error is in, when it is in one.
+Error blameCompileError(const Error& e, const ExecPlan& plan, const GeneratedPlan& code) {
+  const std::optional<int> line = firstErrorLine(e.what());
+  const std::optional<int> kernel = line ? planKernelAtLine(code, *line) : std::nullopt;
+  if (!kernel) return e;
+  return e.withContext("generated code of " + describePlanKernel(plan.kernels[*kernel]));
+}
+
+} // namespace
+
 GpuPlan::GpuPlan(const ExecPlan& plan, GeneratedPlan code, NvrtcCompiler& compiler)
     : plan_(plan), code_(std::move(code)) {
   requireGpu();
-  compiled_ = compiler.compile(code_.source);
-  module_ = std::make_unique<CudaModule>(*compiled_.cubin);
-  for (const GeneratedLaunch& l : code_.launches) kernels_.push_back(module_->kernel(l.entry));
+  try {
+    modules_ = std::make_unique<PlanModules>(code_, compiler);
+  } catch (const Error& e) {
+    throw blameCompileError(e, plan_, code_);
+  }
+  requireDeviceMemory(plan_, code_);
 
   addresses_.assign(code_.numBuffers(), nullptr);
   DeviceBuffer arena(static_cast<size_t>(std::max<int64_t>(plan.arenaBytes, 1)));
@@ -64,19 +104,30 @@ void GpuPlan::poison() {
       checkCuda(cudaMemset(addresses_[b.id], 0xff, static_cast<size_t>(b.bytes)), "poisoning a buffer");
 }
 
-void GpuPlan::enqueue(cudaStream_t stream) {
+void GpuPlan::launch(size_t i, cudaStream_t stream) {
   // Every kernel takes the buffer table by value (GeneratedPlan.h).
   void* args[] = {addresses_.data()};
-  for (size_t i = 0; i < kernels_.size(); ++i) {
-    const GeneratedLaunch& l = code_.launches[i];
-    module_->launch(kernels_[i], dim3(l.grid[0], l.grid[1], l.grid[2]), dim3(l.block[0], l.block[1], l.block[2]),
-                    l.sharedBytes, args, stream);
-  }
+  modules_->launch(i, args, stream);
+}
+
+void GpuPlan::enqueue(cudaStream_t stream) {
+  for (size_t i = 0; i < code_.launches.size(); ++i) launch(i, stream);
 }
 
 std::vector<Tensor> GpuPlan::run() {
-  enqueue(nullptr);
-  checkCuda(cudaDeviceSynchronize(), "running the plan");
+  // One launch at a time, so that a fault names its kernel: an error from
+  // an asynchronous launch only surfaces at the next synchronisation, and
+  // after a fault the context is lost, so it cannot be found by rerunning.
+  for (size_t i = 0; i < code_.launches.size(); ++i) {
+    launch(i, nullptr);
+    const GeneratedLaunch& l = code_.launches[i];
+    try {
+      checkCuda(cudaDeviceSynchronize(), fmt::format("launch {} of {} ({}, entry {})", i + 1, code_.launches.size(),
+                                                     l.what, l.entry));
+    } catch (const Error& e) {
+      throw e.withContext(describePlanKernel(plan_.kernels[l.planKernel]));
+    }
+  }
   std::vector<Tensor> outputs;
   for (const Value* out : plan_.kernelGraph->graph().outputs()) {
     if (out->isConstant()) {

@@ -12,6 +12,7 @@
 #include "profiler/DeviceBuffer.h"
 #include "profiler/KernelTimer.h"
 #include "profiler/Nvrtc.h"
+#include "profiler/PlanModules.h"
 
 #include <map>
 #include <memory>
@@ -20,12 +21,13 @@
 
 namespace tcx::gpu {
 
-class CudaModule;
 
 class GpuPlan {
 public:
   // Compiles `code` (for the device's architecture) and allocates the
-  // buffers. Raises Unsupported without a device.
+  // buffers. Raises Unsupported without a device, Device when the buffers
+  // do not fit in the free device memory, and Internal naming the plan
+  // kernel when NVRTC rejects its generated code.
   GpuPlan(const ExecPlan& plan, GeneratedPlan code, NvrtcCompiler& compiler);
   ~GpuPlan();
 
@@ -35,20 +37,22 @@ public:
   void poison();
   // Enqueues one run on `stream`.
   void enqueue(cudaStream_t stream);
-  // Runs once and returns the graph outputs, in the graph's order.
+  // Runs once, synchronising after every launch, and returns the graph
+  // outputs in the graph's order. Raises Device naming the plan kernel, its
+  // nodes and ops if a kernel faults.
   std::vector<Tensor> run();
   // Times repeated runs: one entry per launch (GeneratedPlan::launches).
   TimingResult time(const TimerOptions& options);
 
   const GeneratedPlan& code() const { return code_; }
-  const CompileResult& compiled() const { return compiled_; }
+  const PlanCompile& compiled() const { return modules_->compiled(); }
 
 private:
+  void launch(size_t i, cudaStream_t stream);
+
   const ExecPlan& plan_;
   GeneratedPlan code_;
-  CompileResult compiled_;
-  std::unique_ptr<CudaModule> module_;
-  std::vector<cudaKernel_t> kernels_; // per launch
+  std::unique_ptr<PlanModules> modules_;
   std::vector<DeviceBuffer> owned_;
   std::vector<void*> addresses_; // per buffer (GeneratedPlan numbering)
 };

@@ -47,6 +47,10 @@ struct TimingResult {
   std::vector<LaunchTiming> launches;
   // Per repetition: the first kernel's start to the last kernel's end.
   TimingStats total;
+  // Per repetition: cudaEvents recorded on the stream before and after it
+  // (around the graph launch with asGraph): the wall time of one run as its
+  // caller sees it, launch gaps and overheads included.
+  TimingStats wall;
   // The kernels of the last repetition, for a trace (Trace.h); with
   // cudaEvents the times count from the start of that repetition.
   std::vector<KernelRecord> lastRun;

@@ -2,6 +2,7 @@
 
 #include "KernelLibrary.h"
 #include "profiler/GpuDevice.h"
+#include "profiler/KernelBlame.h"
 #include "support/Error.h"
 #include "support/Hash.h"
 
@@ -13,7 +14,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <regex>
 #include <sstream>
 
 namespace tcx::gpu {
@@ -74,9 +74,7 @@ uint64_t cacheKey(const std::string& source, const std::string& arch, const std:
 // ..."), numbered, so that a failure in generated code can be read without
 // dumping the whole source.
 std::string sourceExcerpt(const std::string& source, const std::string& log) {
-  static const std::regex errorLine(R"(\((\d+)\): (catastrophic )?error)");
-  std::smatch match;
-  int line = std::regex_search(log, match, errorLine) ? std::stoi(match[1].str()) : 1;
+  const int line = firstErrorLine(log).value_or(1);
   constexpr int kContext = 3;
   std::istringstream in(source);
   std::string text;

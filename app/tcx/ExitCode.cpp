@@ -10,6 +10,7 @@ ExitCode exitCodeFor(ErrorKind kind) {
   case ErrorKind::Unsupported: return kUnsupported;
   case ErrorKind::ShapeInference:
   case ErrorKind::DataDependentShape: return kShapeError;
+  case ErrorKind::Device: return kDeviceError;
   case ErrorKind::Internal: return kInternalError;
   }
   return kInternalError;

@@ -15,6 +15,7 @@ enum ExitCode : int {
   kShapeError = 6,
   kNotEquivalent = 7, // tcx verify: the programs differ (like diff's 1, but distinct from errors); tcx profile
                       // --check: a plan's GPU outputs differ from the reference
+  kDeviceError = 8,   // the GPU failed: out of device memory, a fault inside a generated kernel
 };
 
 ExitCode exitCodeFor(ErrorKind kind);

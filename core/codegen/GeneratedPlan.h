@@ -31,6 +31,11 @@ struct SourceSpan {
   bool empty() const { return firstLine == 0; }
 };
 
+// Each plan kernel's code is guarded by
+//   #if !defined(TCX_PART) || defined(TCX_KERNEL_<k>)
+// so the source compiles whole, or in parts that keep only some kernels
+// (defining TCX_PART and each kept kernel's TCX_KERNEL_<k>), which NVRTC
+// compiles in parallel (profiler/PlanModules.h).
 struct GeneratedPlan {
   std::string source;
   std::vector<SourceSpan> kernelSpans; // parallel to ExecPlan::kernels

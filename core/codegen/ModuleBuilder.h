@@ -5,6 +5,7 @@
 
 #include "codegen/GeneratedPlan.h"
 #include "ir/Shape.h"
+#include "ops/CudaLowering.h"
 
 #include <string>
 
@@ -17,7 +18,8 @@ public:
   // Device code (functions, constants, kernels) appended in definition order.
   void append(const std::string& code) { code_ += code; }
   // Code appended from now until the next beginKernel (or finish) belongs
-  // to plan kernel `planKernel` (GeneratedPlan::kernelSpans).
+  // to plan kernel `planKernel` (GeneratedPlan::kernelSpans). It is guarded
+  // so that a compile of part of the module (GeneratedPlan.h) leaves it out.
   void beginKernel(int planKernel);
   // A new scratch buffer; returns its buffer index.
   int addScratch(int64_t bytes, bool zeroed = false);
@@ -33,6 +35,12 @@ public:
   void addElementKernel(int planKernel, const std::string& entry, const Shape& shape, const std::string& body,
                         std::string what);
 
+  // Appends a kernel that computes every element of `shape` with one block
+  // (ops/CudaLowering.h CudaBlockFold): the output index in x0, x1, ..., the
+  // element in `out` (of type _T) for `store`, and records its launch.
+  void addBlockFoldKernel(int planKernel, const std::string& entry, const Shape& shape, const CudaBlockFold& fold,
+                          const std::string& store, std::string what);
+
   // `narrowIndex`: every element index and offset of the module fits an int.
   GeneratedPlan finish(const std::string& prelude, bool narrowIndex) &&;
 
@@ -42,6 +50,7 @@ private:
   std::string code_;
   int currentKernel_ = -1;
   size_t kernelStart_ = 0; // offset in code_ where the current kernel's code began
+  std::string guard_;      // the current kernel's opening #if
   std::vector<std::pair<size_t, size_t>> kernelRanges_; // code_ offsets per plan kernel
   GeneratedPlan plan_;
 };

@@ -107,6 +107,30 @@ std::string ValueCode::constantFunction(const Value* v, const std::string& name)
                      indexParams(shape.size()), offset);
 }
 
+namespace {
+
+// The block form of a reduction beats one thread per output element when
+// enough elements fold into each, and either the folded axes are the
+// innermost (the block's threads then read consecutive elements, where a
+// thread per output would walk its own line) or the outputs are too few to
+// fill the GPU with one thread each.
+bool preferBlockFold(const CudaBlockFold& fold, int64_t outputs) {
+  constexpr int64_t kMinFolded = 32; // a warp's worth: fewer and most of a block idles
+  constexpr int64_t kFewOutputs = 4096;
+  return fold.count >= kMinFolded && (fold.innermostFolded || outputs <= kFewOutputs);
+}
+
+// The device function `name` that reads a stage's scratch buffer.
+std::string loadFunction(const std::string& name, DType dtype, const Shape& shape, int scratch,
+                         const std::string& offset) {
+  return fmt::format("__device__ __forceinline__ {} {}(const Buffers& b{}{}) {{\n  return tcx::load<{}>(b.p[{}], "
+                     "{});\n}}\n\n",
+                     cudaComputeType(dtype), name, shape.empty() ? "" : ", ", indexParams(shape.size()),
+                     cudaStorageType(dtype), scratch, offset);
+}
+
+} // namespace
+
 // A stage: a kernel computing every element of one of the node's outputs
 // into a scratch buffer (row-major, the output's dtype), and a function
 // reading it. Each output the kernel reads is a stage of its own.
@@ -121,17 +145,24 @@ std::string ValueCode::stage(const Node& node, const Value& out, const std::stri
                            return call(node.input(operand), at);
                          },
                          cudaComputeType(dtype)};
-  const std::string element = node.op().cudaElement(ctx);
   const int scratch = module_.addScratch(out.type().byteSize());
   const std::string offset = rowMajorOffset(shape);
+  const std::string entry = fmt::format("{}stage{}", prefix(), stages_++);
+  if (node.op().cudaBlockFold) {
+    const CudaBlockFold fold = node.op().cudaBlockFold(ctx);
+    if (preferBlockFold(fold, numElements(shape))) {
+      module_.addBlockFoldKernel(index_, entry, shape, fold,
+                                 fmt::format("      tcx::store<{}>(b.p[{}], {}, out);\n", cudaStorageType(dtype),
+                                             scratch, offset),
+                                 fmt::format("stage {} (a block per element)", node.describe()));
+      return loadFunction(name, dtype, shape, scratch, offset);
+    }
+  }
+  const std::string element = node.op().cudaElement(ctx);
   std::string body = fmt::format("    {} out;\n    {{\n{}    }}\n    tcx::store<{}>(b.p[{}], {}, out);\n",
                                  cudaComputeType(dtype), element, cudaStorageType(dtype), scratch, offset);
-  module_.addElementKernel(index_, fmt::format("{}stage{}", prefix(), stages_++), shape, body,
-                           fmt::format("stage {}", node.describe()));
-  return fmt::format("__device__ __forceinline__ {} {}(const Buffers& b{}{}) {{\n  return tcx::load<{}>(b.p[{}], "
-                     "{});\n}}\n\n",
-                     cudaComputeType(dtype), name, shape.empty() ? "" : ", ", indexParams(shape.size()),
-                     cudaStorageType(dtype), scratch, offset);
+  module_.addElementKernel(index_, entry, shape, body, fmt::format("stage {}", node.describe()));
+  return loadFunction(name, dtype, shape, scratch, offset);
 }
 
 void ValueCode::storeOutputs() {

@@ -74,6 +74,31 @@ struct CudaScatterForm {
   explicit operator bool() const { return static_cast<bool>(update); }
 };
 
+// A reduction whose elements fold with an associative operation, as one
+// block per output element: the block's threads stride over the folded
+// elements, each folds its share, and a tree in shared memory folds the
+// threads' accumulators. Where the folded axes are the innermost (a mean
+// over H×W, a sum over a row) the threads read consecutive elements, and a
+// few outputs of many elements each still fill the GPU, where one thread
+// per output element would walk each line alone.
+//
+// The statements use the names of CudaReducer (reduction/Cuda.cpp): `_T` the
+// compute type and `_A` the accumulator's, declared by `types`; an element
+// `_v` (of _T) maps to `_m` (of _A), which `fold` (of `_acc` and `_m`)
+// folds in; `finish` (of `_acc` and `_count`) gives the output element, of _T.
+struct CudaBlockFold {
+  std::string types; // typedef statements for _T and _A
+  std::string init, map, fold, finish;
+  // The folded axes' index variables and extents, outermost first; `value`
+  // is the input element at the output index with these variables on the
+  // folded axes.
+  std::vector<std::pair<std::string, int64_t>> folded;
+  std::string value;
+  int64_t count = 1; // the elements folded into each output element
+  bool innermostFolded = false; // the input's last axis is among the folded ones
+};
+using CudaBlockFoldFn = std::function<CudaBlockFold(const CudaElementContext&)>;
+
 // "tcx::op::<function>(operands...)": the common form.
 CudaExprFn cudaCall(std::string function);
 

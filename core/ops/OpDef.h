@@ -89,6 +89,9 @@ struct OpDef {
   CudaExprFn cudaExpr;
   CudaElementFn cudaElement;
   CudaScatterForm cudaScatter;
+  // Reductions that fold associatively also have a block form, which code
+  // generation picks over cudaElement by the shape (codegen/ValueCode.cpp).
+  CudaBlockFoldFn cudaBlockFold;
   // The output equals this operand except at the elements the op writes
   // (ScatterND, ScatterElements): plan lowering may store the output in
   // the operand's buffer, an in-place update, when nothing else reads the

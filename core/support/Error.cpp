@@ -10,6 +10,7 @@ const char* errorKindName(ErrorKind kind) {
   case ErrorKind::Unsupported: return "unsupported";
   case ErrorKind::ShapeInference: return "shape inference";
   case ErrorKind::DataDependentShape: return "data-dependent shape";
+  case ErrorKind::Device: return "GPU error";
   case ErrorKind::Internal: return "internal error";
   }
   return "error";

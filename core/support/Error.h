@@ -18,6 +18,7 @@ enum class ErrorKind {
   Unsupported,        // a valid model that uses something tcx does not support
   ShapeInference,     // a shape or dtype that cannot be inferred or is inconsistent
   DataDependentShape, // a shape that depends on a value only known at run time
+  Device,             // the GPU failed: out of device memory, a fault inside a kernel
   Internal,           // a bug in tcx
 };
 

@@ -39,7 +39,8 @@ for model, prefix in [("llama3_8b_decode_attention", "llama3_decode"), ("yolov11
     for strategy, label in [("baseline", "tcx baseline (one kernel per op)"), ("greedy", "tcx optimised")]:
         if strategy in plans:
             p = plans[strategy]
-            rows.append((label, p["latency_us"], mib(p["extra_memory_bytes"])))
+            verdict = "check passed" if p["check"] and p["check"]["passed"] else "check FAILED"
+            rows.append((f"{label}, {verdict}", p["latency_us"], mib(p["extra_memory_bytes"])))
     for name, (us, extra) in find(prefix).items():
         rows.append((f"PyTorch {name}", us, extra))
     if model.startswith("llama") and floor_us:

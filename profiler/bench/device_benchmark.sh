@@ -9,7 +9,8 @@ mkdir -p "$results"
 export LD_LIBRARY_PATH=$bundle/lib:/usr/local/cuda/lib64
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee "$results/gpu.txt"
 for model in llama3_8b_decode_attention llama3_8b_decode yolov11_c3k2 shufflenet_v2_unit; do
-  "$bundle/tcx" profile "$bundle/samples/$model.onnx" --check --reps 60 --json > "$results/tcx_$model.json"
+  # A plan that fails its check exits 7 (the table says "check FAILED"); the run goes on.
+  "$bundle/tcx" profile "$bundle/samples/$model.onnx" --check --reps 60 --json > "$results/tcx_$model.json" || [ $? -eq 7 ]
   python3 -c "import json,sys; j=json.load(open(sys.argv[1])); [print(sys.argv[2], p['strategy'], round(p['latency_us'],1), 'us', p['check']) for p in j['plans']]" \
     "$results/tcx_$model.json" "$model"
 done

@@ -137,3 +137,43 @@ TEST_CASE("tensors with no elements plan and generate", "[codegen]") {
     CHECK(code.source.find("% 0u") == std::string::npos);
   }
 }
+
+TEST_CASE("a reduction over the innermost axes folds with a block per output element", "[codegen]") {
+  // Squeeze-excitation's mean over H×W (EfficientNet-B0's first: 32 outputs
+  // of 12,544 elements each), and a mean over the channels (the outer axis,
+  // 12,544 outputs of 32 elements), which keeps one thread per output.
+  GraphBuilder b("squeeze");
+  Value* x = b.input("x", DType::F32, {1, 32, 112, 112});
+  b.output(b.op("ReduceMean", {x, b.ints("hw", {2, 3})}));
+  b.output(b.op("ReduceMean", {x, b.ints("c", {1})}));
+  VtcSession s(b.finish(), defaultGpuPreset());
+  GeneratedPlan code = generateCuda(s.baselinePlan());
+  std::vector<GeneratedLaunch> blockFolds;
+  for (const GeneratedLaunch& l : code.launches)
+    if (l.what.find("a block per element") != std::string::npos) blockFolds.push_back(l);
+  REQUIRE(blockFolds.size() == 1);
+  CHECK(blockFolds[0].grid[0] == 32);
+  CHECK(blockFolds[0].block[0] == 256);
+  CHECK(countOccurrences(code.source, "__shared__ _A _part[256]") == 1);
+}
+
+TEST_CASE("a plan kernel's code is guarded so that the module compiles in parts", "[codegen]") {
+  VtcSession s(samples::buildLlama3Decode({2, 24, 64, 4, 2, 16, DType::BF16}), defaultGpuPreset());
+  const GeneratedPlan code = generateCuda(s.baselinePlan());
+  const std::vector<std::string> lines = [&] {
+    std::vector<std::string> all{""}; // 1-based
+    for (size_t at = 0, next; at < code.source.size(); at = next + 1) {
+      next = code.source.find('\n', at);
+      if (next == std::string::npos) next = code.source.size();
+      all.push_back(code.source.substr(at, next - at));
+    }
+    return all;
+  }();
+  for (size_t k = 0; k < code.kernelSpans.size(); ++k) {
+    const SourceSpan& span = code.kernelSpans[k];
+    if (span.empty()) continue;
+    INFO("plan kernel " << k);
+    CHECK(lines.at(span.firstLine) == "#if !defined(TCX_PART) || defined(TCX_KERNEL_" + std::to_string(k) + ")");
+    CHECK(lines.at(span.lastLine) == "#endif");
+  }
+}

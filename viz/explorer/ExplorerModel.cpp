@@ -171,9 +171,26 @@ void ExplorerModel::finishMeasure() {
   }
   // Cancelled, or measured a session since replaced: the estimates stay.
   if (!m->latency || m->session != sessionGeneration_) return;
-  session_->setMeasuredLatency(std::move(m->latency->baseline), std::move(m->latency->optimized),
-                               std::move(m->latency->device));
+  backend::MeasuredLatency& measured = *m->latency;
+  const std::pair<QString, const std::optional<GpuCheck>*> checks[] = {{tr("baseline"), &measured.baselineCheck},
+                                                                      {tr("optimised"), &measured.optimizedCheck}};
+  QStringList verdicts, failures;
+  for (const auto& [plan, check] : checks) {
+    if (!*check) continue;
+    const QString verdict = tr("%1 %2").arg(plan, QString::fromStdString((*check)->describe()));
+    verdicts << verdict;
+    if (!(*check)->passed) failures << verdict;
+  }
+  checkVerdict_ = verdicts.isEmpty() ? QString() : tr("GPU outputs checked against the CPU reference: %1.").arg(verdicts.join("; "));
+  session_->setMeasuredLatency(std::move(measured.baseline), std::move(measured.optimized), std::move(measured.device));
   emit latencyChanged();
+  if (!failures.isEmpty())
+    emit error(tr("The GPU outputs differ from the CPU reference, so these timings are of a wrong result: %1")
+                   .arg(failures.join("; ")));
+}
+
+QString ExplorerModel::checkVerdict() const {
+  return session_ && session_->latencyMeasured() ? checkVerdict_ : QString();
 }
 
 void ExplorerModel::cancel() { cancelMeasure_ = true; }

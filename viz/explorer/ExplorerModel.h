@@ -58,13 +58,18 @@ public:
   // Emits selectionChanged when `ref` differs from the current selection.
   void select(const view::ItemRef& ref);
 
-  // Times both plans on the GPU in the background (progress through busy(),
-  // then latencyChanged); without a device it emits error() saying why.
+  // Times both plans on the GPU in the background and checks their outputs
+  // against the CPU reference (progress through busy(), then
+  // latencyChanged); without a device it emits error() saying why, and a
+  // plan that fails its check emits error() as well.
   void measure();
   void cancel();
   bool isMeasuring() const;
   // "estimated (h100-sxm)" or "measured (NVIDIA H100 ...)".
   QString latencySource() const;
+  // While the latencies are measured: the check of both plans' GPU outputs
+  // ("GPU outputs checked against the CPU reference: baseline passed ..."); else empty.
+  QString checkVerdict() const;
   // Why measured mode is unavailable ("no CUDA device: ..."), or empty.
   QString gpuUnavailableReason() const;
 
@@ -93,6 +98,7 @@ private:
 
   std::unique_ptr<VtcSession> session_;
   unsigned sessionGeneration_ = 0; // counts opened models
+  QString checkVerdict_;           // of the last measurement
   QString modelPath_, pendingPath_;
   std::optional<view::ItemRef> selection_;
   double lastSelectSeconds_ = 0;

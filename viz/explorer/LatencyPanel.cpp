@@ -82,7 +82,7 @@ void LatencyPanel::refresh() {
                        .arg(source)
                        .arg(before.seconds * 1e6, 0, 'f', 1)
                        .arg(after.seconds * 1e6, 0, 'f', 1));
-  source_->setText(tr("Every number is %1.").arg(source));
+  source_->setText(tr("Every number is %1. %2").arg(source, model_.checkVerdict()).trimmed());
   kernels_->reset(&shownPlan(), &planChoice_->latency(s), source);
   table_->resizeColumnsToContents();
   if (model_.selection()) showSelection(*model_.selection());

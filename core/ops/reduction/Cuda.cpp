@@ -19,8 +19,15 @@ namespace {
 
 // The loops that visit every input element folded into one output element.
 struct FoldedLoops {
-  std::string loops;              // for-headers over the folded axes, to put before one statement
+  std::vector<std::pair<std::string, int64_t>> folded; // loop variable and extent per folded axis, outermost first
   std::vector<std::string> index; // the input index: loop variables on folded axes, the output's elsewhere
+
+  // for-headers over the folded axes, to put before one statement.
+  std::string loops() const {
+    std::string headers;
+    for (const auto& [var, extent] : folded) headers += fmt::format("for (Index {0} = 0; {0} < {1}; ++{0}) ", var, extent);
+    return headers;
+  }
 };
 
 FoldedLoops foldedLoops(const CudaElementContext& ctx, const Shape& in, const AxisMask& mask, bool keepdims) {
@@ -29,7 +36,7 @@ FoldedLoops foldedLoops(const CudaElementContext& ctx, const Shape& in, const Ax
   for (size_t d = 0; d < in.size(); ++d) {
     if (mask[d]) {
       std::string var = fmt::format("_r{}", d);
-      f.loops += fmt::format("for (Index {0} = 0; {0} < {1}; ++{0}) ", var, in[d]);
+      f.folded.emplace_back(var, in[d]);
       f.index.push_back(var);
       if (keepdims) ++out;
     } else {
@@ -79,23 +86,40 @@ struct CudaReducer {
   const char* integerFinish = nullptr; // for integer results, where it differs
 };
 
+// A Reduce* op's fold, for both CUDA forms.
+CudaBlockFold reduceFold(const CudaReducer& r, const CudaElementContext& ctx) {
+  const Node& node = ctx.node;
+  const Shape& in = node.input(0)->type().shape;
+  const AxisMask mask = reduceMask(node);
+  FoldedLoops f = foldedLoops(ctx, in, mask, node.attrs().getInt("keepdims", 1) != 0);
+  CudaBlockFold fold;
+  fold.types = fmt::format("typedef {} _T;\ntypedef {} _A;\n", ctx.resultType, r.sums ? sumType(ctx) : ctx.resultType);
+  fold.init = r.init;
+  fold.map = r.map;
+  fold.fold = r.fold;
+  fold.finish = integerResult(node) && r.integerFinish ? r.integerFinish : r.finish;
+  fold.value = ctx.operandAt(0, f.index);
+  for (const auto& [var, extent] : f.folded) fold.count *= extent;
+  fold.innermostFolded = !in.empty() && mask.back();
+  fold.folded = std::move(f.folded);
+  return fold;
+}
+
 CudaElementFn reduceElement(CudaReducer r) {
   return [r](const CudaElementContext& ctx) {
-    const Node& node = ctx.node;
-    const Shape& in = node.input(0)->type().shape;
-    const AxisMask mask = reduceMask(node);
-    const FoldedLoops f = foldedLoops(ctx, in, mask, node.attrs().getInt("keepdims", 1) != 0);
-    int64_t count = 1;
-    for (size_t d = 0; d < in.size(); ++d)
-      if (mask[d]) count *= in[d];
-    return fmt::format("typedef {T} _T;\ntypedef {A} _A;\n_A _acc = {init};\nconst long long _count = {count};\n"
+    const CudaBlockFold fold = reduceFold(r, ctx);
+    const FoldedLoops loops{fold.folded, {}};
+    return fmt::format("{types}_A _acc = {init};\nconst long long _count = {count};\n"
                        "{loops}{{\n  const _T _v = {value};\n  const _A _m = {map};\n  _acc = {fold};\n}}\n"
                        "out = {finish};\n",
-                       fmt::arg("T", ctx.resultType), fmt::arg("A", r.sums ? sumType(ctx) : ctx.resultType),
-                       fmt::arg("init", r.init), fmt::arg("count", count), fmt::arg("loops", f.loops),
-                       fmt::arg("value", ctx.operandAt(0, f.index)), fmt::arg("map", r.map), fmt::arg("fold", r.fold),
-                       fmt::arg("finish", integerResult(node) && r.integerFinish ? r.integerFinish : r.finish));
+                       fmt::arg("types", fold.types), fmt::arg("init", fold.init), fmt::arg("count", fold.count),
+                       fmt::arg("loops", loops.loops()), fmt::arg("value", fold.value), fmt::arg("map", fold.map),
+                       fmt::arg("fold", fold.fold), fmt::arg("finish", fold.finish));
   };
+}
+
+CudaBlockFoldFn reduceBlockFold(CudaReducer r) {
+  return [r](const CudaElementContext& ctx) { return reduceFold(r, ctx); };
 }
 
 // log(sum(exp(x))) in two passes: the maximum first, so that exp cannot
@@ -110,7 +134,7 @@ std::string logSumExpElement(const CudaElementContext& ctx) {
       "_T _sum = 0;\n{loops}_sum += tcx::op::Exp(_T({x}) - _max);\n"
       "out = _max == tcx::op::Limits<_T>::lowest() || _max == tcx::op::Limits<_T>::highest() ? _max "
       ": _max + tcx::op::Log(_sum);\n",
-      fmt::arg("T", ctx.resultType), fmt::arg("loops", f.loops), fmt::arg("x", ctx.operandAt(0, f.index)));
+      fmt::arg("T", ctx.resultType), fmt::arg("loops", f.loops()), fmt::arg("x", ctx.operandAt(0, f.index)));
 }
 
 // `_at`: the position along `axis` of the element that `better` (a
@@ -210,21 +234,21 @@ CudaElementFn softmaxElement(bool logForm) {
 } // namespace
 
 void registerCudaForms(OpRegistry& registry) {
-  registry.edit("ReduceSum").cudaElement = reduceElement({true, "_A(0)", "_A(_v)", "_acc + _m", "_T(_acc)"});
-  registry.edit("ReduceMean").cudaElement =
-      reduceElement({true, "_A(0)", "_A(_v)", "_acc + _m", "_acc / _T(_count)",
-                     "_count == 0 ? _T(0) : _T(static_cast<long long>(_acc) / _count)"});
-  registry.edit("ReduceMax").cudaElement =
-      reduceElement({false, "tcx::op::Limits<_A>::lowest()", "_v", "tcx::op::Max(_acc, _m)", "_acc"});
-  registry.edit("ReduceMin").cudaElement =
-      reduceElement({false, "tcx::op::Limits<_A>::highest()", "_v", "tcx::op::Min(_acc, _m)", "_acc"});
-  registry.edit("ReduceProd").cudaElement = reduceElement({true, "_A(1)", "_A(_v)", "_acc * _m", "_T(_acc)"});
-  registry.edit("ReduceL1").cudaElement =
-      reduceElement({true, "_A(0)", "_v < _T(0) ? _A(0) - _A(_v) : _A(_v)", "_acc + _m", "_T(_acc)"});
-  registry.edit("ReduceL2").cudaElement = reduceElement({true, "_A(0)", "_v * _v", "_acc + _m", "tcx::op::Sqrt(_acc)"});
-  registry.edit("ReduceSumSquare").cudaElement =
-      reduceElement({true, "_A(0)", "_A(_v) * _A(_v)", "_acc + _m", "_T(_acc)"});
-  registry.edit("ReduceLogSum").cudaElement = reduceElement({true, "_A(0)", "_v", "_acc + _m", "tcx::op::Log(_acc)"});
+  auto reduce = [&](const char* op, CudaReducer r) {
+    OpDef& def = registry.edit(op);
+    def.cudaElement = reduceElement(r);
+    def.cudaBlockFold = reduceBlockFold(r);
+  };
+  reduce("ReduceSum", {true, "_A(0)", "_A(_v)", "_acc + _m", "_T(_acc)"});
+  reduce("ReduceMean", {true, "_A(0)", "_A(_v)", "_acc + _m", "_acc / _T(_count)",
+                        "_count == 0 ? _T(0) : _T(static_cast<long long>(_acc) / _count)"});
+  reduce("ReduceMax", {false, "tcx::op::Limits<_A>::lowest()", "_v", "tcx::op::Max(_acc, _m)", "_acc"});
+  reduce("ReduceMin", {false, "tcx::op::Limits<_A>::highest()", "_v", "tcx::op::Min(_acc, _m)", "_acc"});
+  reduce("ReduceProd", {true, "_A(1)", "_A(_v)", "_acc * _m", "_T(_acc)"});
+  reduce("ReduceL1", {true, "_A(0)", "_v < _T(0) ? _A(0) - _A(_v) : _A(_v)", "_acc + _m", "_T(_acc)"});
+  reduce("ReduceL2", {true, "_A(0)", "_v * _v", "_acc + _m", "tcx::op::Sqrt(_acc)"});
+  reduce("ReduceSumSquare", {true, "_A(0)", "_A(_v) * _A(_v)", "_acc + _m", "_T(_acc)"});
+  reduce("ReduceLogSum", {true, "_A(0)", "_v", "_acc + _m", "tcx::op::Log(_acc)"});
   registry.edit("ReduceLogSumExp").cudaElement = logSumExpElement;
   registry.edit("ArgMax").cudaElement = argElement(">");
   registry.edit("ArgMin").cudaElement = argElement("<");

@@ -47,6 +47,24 @@ OpCase reduceCase(const std::string& op, DType dtype, Prepare how, Feed virtualF
           }};
 }
 
+// Reductions big enough for the GPU's block form (a block per output
+// element): a mean over H×W as squeeze-excitation takes it (more elements
+// than a block has threads), over the outer axis of a tensor with few
+// outputs, and over everything; through a virtual (transposed) input too.
+OpCase blockReduceCase(const std::string& op, DType dtype) {
+  return {caseName(op + "_block", dtype), [=] {
+            GraphBuilder b(op + "_block");
+            const Shape nchw{2, 5, 37, 29};
+            Value* x = withNegatives(b, b.input("x", dtype, nchw));
+            b.output(b.op(op, {x, b.ints("axes_hw", {2, 3})}));
+            b.output(b.op(op, {x, b.ints("axes_outer", {0, 2})}, attrs({{"keepdims", 0}})));
+            b.output(b.op(op, {x}, attrs({{"keepdims", 0}})));
+            Value* v = withNegatives(b, feed(b, "v", dtype, nchw, Feed::Transposed));
+            b.output(b.op(op, {v, b.ints("axes_last", {-1})}));
+            return b.finish();
+          }};
+}
+
 // ArgMax and ArgMin along each kind of axis, both tie rules (integers tie
 // often), the axis kept or dropped.
 OpCase argCase(const std::string& op, DType dtype) {
@@ -125,6 +143,10 @@ std::vector<OpCase> reductionCases() {
   std::vector<OpCase> cases;
   for (const Reduce& r : reduces)
     for (DType dtype : r.dtypes) cases.push_back(reduceCase(r.op, dtype, r.how, r.virtualFeed));
+  for (DType dtype : {DType::F32, DType::F16, DType::BF16}) cases.push_back(blockReduceCase("ReduceMean", dtype));
+  cases.push_back(blockReduceCase("ReduceSum", DType::I32));
+  cases.push_back(blockReduceCase("ReduceMax", DType::F32));
+  cases.push_back(blockReduceCase("ReduceL2", DType::F32));
   for (const char* op : {"ArgMax", "ArgMin"})
     for (DType dtype : {DType::F32, DType::F16, DType::I32, DType::U8}) cases.push_back(argCase(op, dtype));
   for (DType dtype : floats) cases.push_back(hardmaxCase(dtype));

@@ -1,0 +1,95 @@
+#include "profiler/PlanModules.h"
+
+#include "support/Error.h"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <thread>
+
+namespace tcx::gpu {
+
+namespace {
+
+// The size of each plan kernel's code, in lines: a stand-in for how long
+// NVRTC takes over it.
+std::vector<int> codeLines(const GeneratedPlan& code) {
+  std::vector<int> lines;
+  for (const SourceSpan& s : code.kernelSpans) lines.push_back(s.empty() ? 0 : s.lastLine - s.firstLine + 1);
+  return lines;
+}
+
+CompileOptions partOptions(const std::vector<int>& kernels) {
+  CompileOptions options;
+  options.programName = "tcx_plan.cu";
+  options.extraOptions.push_back("-DTCX_PART");
+  for (int k : kernels) options.extraOptions.push_back("-DTCX_KERNEL_" + std::to_string(k));
+  return options;
+}
+
+} // namespace
+
+std::vector<std::vector<int>> PlanModules::partition(const GeneratedPlan& code, unsigned parts) {
+  const std::vector<int> lines = codeLines(code);
+  std::vector<int> order;
+  for (size_t k = 0; k < lines.size(); ++k)
+    if (lines[k] > 0) order.push_back(static_cast<int>(k));
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return lines[a] > lines[b]; });
+  const size_t count = std::clamp<size_t>(parts, 1, std::max<size_t>(order.size(), 1));
+  std::vector<std::vector<int>> result(count);
+  std::vector<int64_t> load(count, 0);
+  for (int k : order) {
+    const size_t least = std::min_element(load.begin(), load.end()) - load.begin();
+    result[least].push_back(k);
+    load[least] += lines[k];
+  }
+  for (std::vector<int>& part : result) std::sort(part.begin(), part.end());
+  std::erase_if(result, [](const std::vector<int>& part) { return part.empty(); });
+  return result;
+}
+
+PlanModules::PlanModules(const GeneratedPlan& code, NvrtcCompiler& compiler, unsigned maxParts) : code_(code) {
+  const auto start = std::chrono::steady_clock::now();
+  const unsigned threads = maxParts ? maxParts : std::max(1u, std::thread::hardware_concurrency());
+  const std::vector<std::vector<int>> parts = partition(code, threads);
+  std::vector<CompileResult> results(parts.size());
+  std::vector<std::exception_ptr> failures(parts.size());
+  {
+    std::vector<std::jthread> workers;
+    for (size_t p = 0; p < parts.size(); ++p)
+      workers.emplace_back([&, p] {
+        try {
+          results[p] = compiler.compile(code.source, partOptions(parts[p]));
+        } catch (...) {
+          failures[p] = std::current_exception();
+        }
+      });
+  }
+  for (const std::exception_ptr& failure : failures)
+    if (failure) std::rethrow_exception(failure);
+
+  std::vector<int> partOf(code.kernelSpans.size(), -1);
+  for (size_t p = 0; p < parts.size(); ++p) {
+    modules_.push_back(std::make_unique<CudaModule>(*results[p].cubin));
+    for (int k : parts[p]) partOf[k] = static_cast<int>(p);
+    compiled_.cached += results[p].cache != CacheHit::Miss;
+  }
+  for (const GeneratedLaunch& l : code.launches) {
+    const int p = partOf.at(l.planKernel);
+    TCX_CHECK(p >= 0, ErrorKind::Internal, "launch '{}' belongs to plan kernel {}, which has no code", l.entry,
+              l.planKernel);
+    CudaModule* module = modules_[p].get();
+    launches_.push_back({module, module->kernel(l.entry)});
+  }
+  compiled_.parts = parts.size();
+  compiled_.compileMs =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+void PlanModules::launch(size_t i, void** args, cudaStream_t stream) {
+  const GeneratedLaunch& l = code_.launches[i];
+  launches_[i].module->launch(launches_[i].kernel, dim3(l.grid[0], l.grid[1], l.grid[2]),
+                              dim3(l.block[0], l.block[1], l.block[2]), l.sharedBytes, args, stream);
+}
+
+} // namespace tcx::gpu

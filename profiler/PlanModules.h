@@ -1,0 +1,53 @@
+#pragma once
+// A plan's generated module, compiled on every core and loaded. NVRTC
+// compiles one program on one thread, and the module of a real model (a few
+// hundred kernels) takes tens of seconds that way. So the module compiles in
+// parts: the same source with a different set of plan kernels kept in each
+// (GeneratedPlan.h's guards), balanced by the size of their code, each part
+// on its own thread and cached on its own (CompileCache.h), each loaded as
+// its own library. Line numbers in NVRTC's messages stay the module's.
+
+#include "codegen/GeneratedPlan.h"
+#include "profiler/CudaModule.h"
+#include "profiler/Nvrtc.h"
+
+#include <memory>
+#include <vector>
+
+namespace tcx::gpu {
+
+struct PlanCompile {
+  double compileMs = 0; // wall time of the whole compile, cache lookups included
+  size_t parts = 0;
+  size_t cached = 0;    // parts found in the cache (memory or disk)
+};
+
+class PlanModules {
+public:
+  // Compiles `code` in at most `maxParts` parts (0: one per hardware
+  // thread) and looks up every launch's kernel. Raises what
+  // NvrtcCompiler::compile raises, for the first part (in kernel order) that
+  // failed.
+  PlanModules(const GeneratedPlan& code, NvrtcCompiler& compiler, unsigned maxParts = 0);
+
+  // Launches launch `i` of the plan with `args`.
+  void launch(size_t i, void** args, cudaStream_t stream);
+
+  const PlanCompile& compiled() const { return compiled_; }
+
+  // The plan kernels of each part (indices into GeneratedPlan::kernelSpans):
+  // the largest first into the part with the least code so far.
+  static std::vector<std::vector<int>> partition(const GeneratedPlan& code, unsigned parts);
+
+private:
+  const GeneratedPlan& code_;
+  std::vector<std::unique_ptr<CudaModule>> modules_; // per part
+  struct Entry {
+    CudaModule* module = nullptr;
+    cudaKernel_t kernel = nullptr;
+  };
+  std::vector<Entry> launches_; // per launch
+  PlanCompile compiled_;
+};
+
+} // namespace tcx::gpu
