@@ -80,6 +80,8 @@ PlanProfile PlanProfiler::profileOrRaise(const std::string& label, const ExecPla
   p.label = label;
   gpu::GpuPlan onGpu(plan, generateCuda(plan, {.smCount = gpu::gpuInfo().smCount}), impl_->compiler);
   p.compileMs = onGpu.compiled().compileMs;
+  p.compileParts = onGpu.compiled().parts;
+  p.compileCached = onGpu.compiled().cached;
   p.extraBytes = plan.arenaBytes;
   for (const PlanBuffer& b : plan.buffers)
     if (b.kind == PlanBuffer::Kind::Output && b.aliasOf < 0) p.extraBytes += b.bytes;

@@ -52,6 +52,9 @@ struct PlanProfile {
   bool graph = false; // launched as one CUDA graph
   double dataMovementUs = 0, computeUs = 0;
   double compileMs = 0;
+  // The module's parts (compiled in parallel) and how many of them came from
+  // the compile cache: all of them on a warm run.
+  size_t compileParts = 0, compileCached = 0;
   int64_t extraBytes = 0; // device memory beyond inputs and donated outputs: outputs, intermediates, workspaces
   std::string timingSource;
   std::optional<GpuCheck> check; // against the reference, when one was given

@@ -67,17 +67,25 @@ nlohmann::json toJson(const backend::PlanProfile& p) {
   return {{"strategy", p.label},          {"latency_us", p.totalUs},       {"data_movement_us", p.dataMovementUs},
           {"wall_us", p.wallUs},          {"wall_spread_us", p.wallSpreadUs}, {"cuda_graph", p.graph},
           {"compute_us", p.computeUs},    {"compile_ms", p.compileMs},     {"timing_source", p.timingSource},
+          {"compile_parts", p.compileParts}, {"compile_parts_cached", p.compileCached},
           {"extra_memory_bytes", p.extraBytes},
           {"check", toJson(p.check)},     {"kernels", kernels}};
 }
 
+// "cold: 16 parts on 16 threads", "warm: all 16 parts from the cache".
+std::string compileSource(const backend::PlanProfile& p) {
+  if (p.compileCached == p.compileParts) return fmt::format("warm: all {} parts from the cache", p.compileParts);
+  if (p.compileCached == 0) return fmt::format("cold: {} parts in parallel", p.compileParts);
+  return fmt::format("{} of {} parts from the cache", p.compileCached, p.compileParts);
+}
+
 void printText(const backend::PlanProfile& p) {
   fmt::print("\n{} plan: {:.1f} us wall per run ({}; p10-p90 spread {:.1f} us), {:.1f} us from the first kernel's start "
-             "to the last's end ({} kernels; data movement {:.1f} us, compute {:.1f} us), compiled in {:.2f} s, extra "
-             "memory {}, {}\n",
+             "to the last's end ({} kernels; data movement {:.1f} us, compute {:.1f} us), compiled in {:.2f} s ({}), "
+             "extra memory {}, {}\n",
              p.label, p.wallUs, p.graph ? "one CUDA graph launch" : "kernel by kernel", p.wallSpreadUs, p.totalUs,
-             p.kernels.size(), p.dataMovementUs, p.computeUs, p.compileMs / 1000, formatBytes(p.extraBytes),
-             describe(p.check));
+             p.kernels.size(), p.dataMovementUs, p.computeUs, p.compileMs / 1000, compileSource(p),
+             formatBytes(p.extraBytes), describe(p.check));
   for (const backend::KernelTime& k : p.kernels)
     fmt::print("  {:>10.1f} us  {:<13} {:>2} launch{} {}\n", k.us, k.dataMovement ? "data movement" : "compute",
                k.launches, k.launches == 1 ? " " : "es", k.name);
