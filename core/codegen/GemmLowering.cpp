@@ -275,10 +275,21 @@ bool emitGemm(ValueCode& values, const GemmMatch& match, ElemType type, const Co
   int workspace = plan.workspaceBytes ? module.addScratch(static_cast<int64_t>(plan.workspaceBytes), true) : -1;
   const GemmParams& p = plan.params;
   const char* t = cudaTypeName(type).data();
-  const bool smallM = plan.kernel == GemmKernel::SmallM;
-  std::string bounds = smallM ? fmt::format("tcx::kSmallMThreads, tcx::smallMMinBlocks({})", plan.mTiles)
-                              : "tcx::kTiledThreads, tcx::kTiledMinBlocks";
-  std::string body = smallM ? "gemm_small_m_body" : "gemm_tiled_body";
+  std::string bounds, body;
+  switch (plan.kernel) {
+  case GemmKernel::SmallM:
+    bounds = fmt::format("tcx::kSmallMThreads, tcx::smallMMinBlocks({})", plan.mTiles);
+    body = "gemm_small_m_body";
+    break;
+  case GemmKernel::SmallMF32:
+    bounds = "tcx::kSmallMF32Threads";
+    body = "gemm_small_m_f32_body";
+    break;
+  case GemmKernel::Tiled:
+    bounds = "tcx::kTiledThreads, tcx::kTiledMinBlocks";
+    body = "gemm_tiled_body";
+    break;
+  }
   module.append(fmt::format(
       "extern \"C\" __global__ void __launch_bounds__({bounds}) {p}gemm(Buffers b) {{\n"
       "  tcx::GemmParams p;\n"

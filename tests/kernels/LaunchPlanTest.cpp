@@ -61,6 +61,35 @@ TEST_CASE("operand access follows strides and alignment", "[kernels][launch]") {
   REQUIRE(planGemm(rowMajor(8, 512, 776), 132).aAccess == Access::ColContiguous);
 }
 
+TEST_CASE("float with at most 16 rows streams B with gemm_small_m_f32, split along K", "[kernels][launch]") {
+  // Llama's projection for 16 tokens, B n-contiguous: a thread per column, 16 tiles of 256
+  // columns, K split in 32-row slices until about eight blocks a multiprocessor (132 SMs):
+  // 66 wanted, 2 slices each, 64 splits.
+  const GemmPlan proj = planGemm(rowMajor(16, 4096, 4096, ElemType::F32), 132);
+  REQUIRE(proj.kernel == GemmKernel::SmallMF32);
+  REQUIRE(proj.bAccess == Access::ColContiguous);
+  CHECK(proj.launch.grid[0] == 16);
+  CHECK(proj.params.kPerSplit == 64);
+  CHECK(proj.params.splitK == 64);
+  CHECK(proj.workspaceBytes == static_cast<std::size_t>(256 + 16 * 64 * 16 * 256 * 4));
+  CHECK(gemmTemplateArgs(proj, "E") == "16, tcx::Access::ColContiguous, E");
+  // A batch-1 classifier with a transposed weight (Gemm transB): a warp per column, 125 tiles
+  // of 8 columns; 9 splits wanted, 40 slices of K, 5 each: 8 splits.
+  GemmProblem classifier = rowMajor(1, 1000, 1280, ElemType::F32);
+  classifier.bStrides[1] = 1, classifier.bStrides[2] = 1280;
+  const GemmPlan c = planGemm(classifier, 132);
+  REQUIRE(c.kernel == GemmKernel::SmallMF32);
+  REQUIRE(c.bAccess == Access::RowContiguous);
+  CHECK(c.launch.grid[0] == 125);
+  CHECK(c.params.kPerSplit == 160);
+  CHECK(c.params.splitK == 8);
+  CHECK(c.launch.block[0] == static_cast<unsigned>(kSmallMF32Threads));
+  INFO("a K of one slice is not split, and needs no workspace");
+  const GemmPlan one = planGemm(rowMajor(4, 64, 30, ElemType::F32), 132);
+  CHECK(one.params.splitK == 1);
+  CHECK(one.workspaceBytes == 0);
+}
+
 TEST_CASE("large M and float take gemm_tiled", "[kernels][launch]") {
   const GemmPlan big = planGemm(rowMajor(65, 4096, 512), 132);
   REQUIRE(big.kernel == GemmKernel::Tiled);
@@ -69,7 +98,7 @@ TEST_CASE("large M and float take gemm_tiled", "[kernels][launch]") {
   REQUIRE(big.workspaceBytes == 0);
   REQUIRE(big.launch.sharedBytes == static_cast<unsigned>(tiledSharedBytes(2)));
   REQUIRE(gemmTemplateArgs(big, "E") == "__nv_bfloat16, tcx::Access::ColContiguous, tcx::Access::ColContiguous, E");
-  const GemmPlan f32 = planGemm(rowMajor(16, 4096, 4096, ElemType::F32), 132);
+  const GemmPlan f32 = planGemm(rowMajor(17, 4096, 4096, ElemType::F32), 132);
   REQUIRE(f32.kernel == GemmKernel::Tiled);
   REQUIRE(f32.launch.grid[0] == 64);
   REQUIRE(f32.launch.sharedBytes == 0);

@@ -120,6 +120,15 @@ TCX_HOST_DEVICE constexpr int smallMMinBlocks(int mTiles) { return mTiles <= 2 ?
 // hit distinct shared-memory banks (16 bytes per lane when B is k-contiguous, 4 bytes otherwise).
 TCX_HOST_DEVICE constexpr int smallMAPadding(Access b) { return b == Access::RowContiguous ? 32 : 8; }
 
+// gemm_small_m_f32: fp32 with at most this many rows of A; a thread per column of B (n contiguous)
+// or a warp per column (k contiguous); K split in multiples of kSmallMF32KSplit rows and staged
+// in chunks of kSmallMF32KChunk.
+inline constexpr int kSmallMF32MaxRows = 16;
+inline constexpr int kSmallMF32Threads = 256;
+inline constexpr int kSmallMF32Warps = kSmallMF32Threads / 32;
+inline constexpr int kSmallMF32KSplit = 32;
+inline constexpr int kSmallMF32KChunk = 256;
+
 // gemm_tiled: 128 x 128 output tiles, 64 deep in K, a 3-stage cp.async pipeline; at most 128
 // registers a thread, so that two blocks share a multiprocessor.
 inline constexpr int kTiledThreads = 256;

@@ -11,6 +11,9 @@
 //   extern "C" __global__ void __launch_bounds__(tcx::kSmallMThreads, tcx::smallMMinBlocks(MT))
 //   NAME(tcx::GemmParams p, EPILOGUE e) { tcx::gemm_small_m_body<T, MT, B_ACCESS>(p, e); }
 //
+//   extern "C" __global__ void __launch_bounds__(tcx::kSmallMF32Threads)
+//   NAME(tcx::GemmParams p, EPILOGUE e) { tcx::gemm_small_m_f32_body<M, B_ACCESS>(p, e); }
+//
 //   extern "C" __global__ void __launch_bounds__(tcx::kTiledThreads, tcx::kTiledMinBlocks)
 //   NAME(tcx::GemmParams p, EPILOGUE e) { tcx::gemm_tiled_body<T, A_ACCESS, B_ACCESS>(p, e); }
 //
@@ -96,12 +99,12 @@ constexpr Access operandAccess(const i64 (&strides)[3], bool aligned16, int batc
   return Access::Strided;
 }
 
-enum class GemmKernel { SmallM, Tiled };
+enum class GemmKernel { SmallM, SmallMF32, Tiled };
 
 struct GemmPlan {
   GemmKernel kernel = GemmKernel::Tiled;
   ElemType type = ElemType::BF16;
-  int mTiles = 0; // gemm_small_m's MT
+  int mTiles = 0; // gemm_small_m's MT (gemm_small_m_f32: M itself)
   Access aAccess = Access::Strided;
   Access bAccess = Access::Strided;
   LaunchConfig launch = {};
@@ -133,6 +136,24 @@ inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0) {
   p.batch = pr.batch, p.m = pr.m, p.n = pr.n, p.k = pr.k;
   p.splitK = 1, p.kPerSplit = pr.k, p.kChunk = 0;
 
+  if (pr.type == ElemType::F32 && pr.m <= kSmallMF32MaxRows) {
+    // About eight blocks a multiprocessor, K split in slices of 32 rows to get there: small
+    // weights (BERT's 768 x 768) have few column tiles, and the partial tiles stay in L2.
+    plan.kernel = GemmKernel::SmallMF32;
+    plan.mTiles = pr.m;
+    const int tileN = plan.bAccess == Access::RowContiguous ? kSmallMF32Warps : kSmallMF32Threads;
+    const i64 tiles = ceilDiv(pr.n, tileN) * pr.batch;
+    const i64 slices = ceilDiv(pr.k, kSmallMF32KSplit);
+    const i64 wanted = splitK > 0 ? splitK : ceilDiv(8 * i64{smCount}, tiles);
+    const i64 kPerSplit = ceilDiv(slices, std::clamp<i64>(wanted, 1, std::max<i64>(slices, 1))) * kSmallMF32KSplit;
+    p.kPerSplit = static_cast<int>(kPerSplit);
+    p.splitK = static_cast<int>(std::max<i64>(1, ceilDiv(pr.k, kPerSplit)));
+    plan.launch = launch1d(ceilDiv(pr.n, tileN), p.splitK, pr.batch, kSmallMF32Threads, 0);
+    if (p.splitK > 1)
+      plan.workspaceBytes =
+          static_cast<std::size_t>(roundUp(tiles * 4, 256) + tiles * p.splitK * pr.m * tileN * 4);
+    return plan;
+  }
   if (pr.type == ElemType::F32 || pr.m > kSmallMMaxRows) {
     plan.kernel = GemmKernel::Tiled;
     const int tile = pr.type == ElemType::F32 ? 64 : kTiledM; // gemm_tiled.cuh's kSimt* for float
@@ -162,8 +183,10 @@ inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0) {
   return plan;
 }
 
-// "T, MT, B" (small M) or "T, A, B" (tiled), then the epilogue type.
+// "T, MT, B" (small M), "M, B" (small M in fp32) or "T, A, B" (tiled), then the epilogue type.
 inline std::string gemmTemplateArgs(const GemmPlan& plan, std::string_view epilogue) {
+  if (plan.kernel == GemmKernel::SmallMF32)
+    return std::to_string(plan.mTiles) + ", " + std::string(accessName(plan.bAccess)) + ", " + std::string(epilogue);
   std::string s(cudaTypeName(plan.type));
   s += ", ";
   s += plan.kernel == GemmKernel::SmallM ? std::to_string(plan.mTiles) : std::string(accessName(plan.aAccess));
