@@ -124,6 +124,45 @@ std::optional<GemmMatch> matchMatMul(ValueCode& values) {
   return match;
 }
 
+// Gemm: Y = alpha A' B' + beta C, A' and B' being A and B or their
+// transposes. A transpose is the same view with its two strides swapped;
+// alpha and beta C (broadcast to Y) join the accumulator in the epilogue, in
+// the CPU kernel's order.
+std::optional<GemmMatch> matchGemm(ValueCode& values) {
+  const PlanKernel& k = values.kernel();
+  const Node& gemm = *k.fused->anchor;
+  if (k.fused->kind != KernelKind::Gemm || gemm.op().fusionRole != FusionRole::GeneralMatrixProduct)
+    return std::nullopt;
+  const Value *a = gemm.input(0), *b = gemm.input(1);
+  const TensorAccess *aAccess = inputAccess(k, a), *bAccess = inputAccess(k, b);
+  if (!aAccess || !bAccess) return std::nullopt;
+  std::optional<StridedView> av = stridedView(*aAccess), bv = stridedView(*bAccess);
+  if (!av || !bv) return std::nullopt;
+  const AttrMap& attrs = gemm.attrs();
+  const bool transA = attrs.getInt("transA", 0) != 0, transB = attrs.getInt("transB", 0) != 0;
+  const Shape &as = a->type().shape, &bs = b->type().shape;
+  GemmMatch match{.a = *av, .b = *bv};
+  GemmProblem& problem = match.problem;
+  problem.batch = 1;
+  problem.m = static_cast<int>(transA ? as[1] : as[0]);
+  problem.k = static_cast<int>(transA ? as[0] : as[1]);
+  problem.n = static_cast<int>(transB ? bs[0] : bs[1]);
+  problem.aStrides[1] = av->strides[transA ? 1 : 0];
+  problem.aStrides[2] = av->strides[transA ? 0 : 1];
+  problem.bStrides[1] = bv->strides[transB ? 1 : 0];
+  problem.bStrides[2] = bv->strides[transB ? 0 : 1];
+  match.outIndex = "    const Index x0 = m, x1 = n;\n";
+  const double alpha = attrs.getFloat("alpha", 1.0f), beta = attrs.getFloat("beta", 1.0f);
+  if (alpha != 1.0) match.acc = cudaExactValue(alpha, "float") + " * acc";
+  if (gemm.numInputs() > 2 && gemm.input(2) && beta != 0.0) {
+    const Value* c = gemm.input(2);
+    std::string bias = values.call(c, broadcastIndex(c->type().shape, gemm.output(0)->type().shape, {"x0", "x1"}));
+    if (beta != 1.0) bias = cudaExactValue(beta, "float") + " * " + bias;
+    match.acc = bias + " + " + match.acc;
+  }
+  return match;
+}
+
 // The epilogue's index of a convolution output (image, channel, spatial...)
 // from (batch, m, n) = (image, output channel, flattened spatial position).
 std::string convOutIndex(const Shape& ys) {
@@ -359,6 +398,7 @@ bool emitLibraryGemm(ValueCode& values, const CodegenTarget& target) {
   std::optional<ElemType> type = elemType(result->type().dtype);
   if (!type) return false;
   std::optional<GemmMatch> gemm = matchMatMul(values);
+  if (!gemm) gemm = matchGemm(values);
   // Float convolutions, pointwise ones included, take conv_implicit_gemm's
   // tf32 tensor cores, as cuDNN does by default; gemm_tiled computes float in
   // fp32 on the CUDA cores, which MatMuls keep (PyTorch's default as well).

@@ -177,3 +177,21 @@ TEST_CASE("a plan kernel's code is guarded so that the module compiles in parts"
     CHECK(lines.at(span.lastLine) == "#endif");
   }
 }
+
+TEST_CASE("Gemm with transposes, alpha and a bias runs on the library GEMM", "[codegen]") {
+  // A torchvision classifier as the exporters write it: Gemm(x, W, b) with
+  // transB, W [1000, 1280]; and the transposed-A, scaled form.
+  GraphBuilder b("classifier");
+  Value* x = b.input("x", DType::F32, {1, 1280});
+  Value* w = b.input("w", DType::F32, {1000, 1280});
+  b.output(b.op("Gemm", {x, w, b.input("bias", DType::F32, {1000})}, attrs({{"transB", int64_t{1}}})));
+  Value* xt = b.input("xt", DType::F32, {64, 3});
+  b.output(b.op("Gemm", {xt, b.input("w2", DType::F32, {64, 40}), b.input("c", DType::F32, {3, 1})},
+                attrs({{"transA", int64_t{1}}, {"alpha", 0.5f}, {"beta", 2.0f}})));
+  VtcSession s(b.finish(), defaultGpuPreset());
+  GeneratedPlan code = generateCuda(s.baselinePlan());
+  CHECK(countLaunches(code, "gemm 1x1000x1280") == 1);
+  CHECK(countLaunches(code, "gemm 3x40x64") == 1);
+  CHECK(countLaunches(code, "stage") == 0);
+  CHECK(code.source.find("gemm_small_m_f32_body<1, tcx::Access::RowContiguous") != std::string::npos);
+}

@@ -4,7 +4,8 @@ namespace tcx::test {
 
 std::vector<OpCase> computeOpCases() {
   std::vector<OpCase> all;
-  for (auto cases : {elementwiseCases, typeCases, reductionCases, poolingCases, normalizationCases, convolutionCases})
+  for (auto cases : {elementwiseCases, typeCases, reductionCases, poolingCases, normalizationCases, convolutionCases,
+                     gemmCases})
     for (OpCase& c : cases()) all.push_back(std::move(c));
   return all;
 }

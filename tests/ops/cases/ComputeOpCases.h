@@ -26,6 +26,7 @@ std::vector<OpCase> reductionCases();     // ReductionCases.cpp
 std::vector<OpCase> poolingCases();       // PoolingCases.cpp
 std::vector<OpCase> normalizationCases(); // NormalizationCases.cpp
 std::vector<OpCase> convolutionCases();   // ConvolutionCases.cpp
+std::vector<OpCase> gemmCases();          // GemmCases.cpp
 
 // All of the above.
 std::vector<OpCase> computeOpCases();
