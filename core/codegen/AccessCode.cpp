@@ -2,6 +2,7 @@
 
 #include "codegen/CudaTypes.h"
 #include "codegen/ModuleBuilder.h"
+#include "ops/CudaLowering.h"
 
 #include <fmt/format.h>
 
@@ -9,15 +10,8 @@ namespace tcx {
 
 namespace {
 
-// "tcx::inRange(e, lo, hi) && ...", or "" when the piece holds everywhere.
 std::string pieceCondition(const MappingPiece& piece, const MappingFunction& mapping) {
-  const std::vector<std::string> names = indexNames(mapping.virtualShape().size());
-  std::string condition;
-  for (const IndexConstraint& c : piece.where) {
-    if (!condition.empty()) condition += " && ";
-    condition += fmt::format("tcx::inRange({}, {}LL, {}LL)", c.expr.toString(names, mapping.extents()), c.lo, c.hi);
-  }
-  return condition;
+  return cudaPieceCondition(piece, indexNames(mapping.virtualShape().size()), mapping.extents());
 }
 
 std::string offsetOf(const MappingPiece& piece, const MappingFunction& mapping) {

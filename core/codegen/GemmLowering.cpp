@@ -69,25 +69,34 @@ struct GemmMatch {
   std::string acc = "acc";
 };
 
+// A match with A and B (the anchor's first two operands) as strided views,
+// when the kernel is a GEMM anchored on an op of `role`.
+std::optional<GemmMatch> operandViews(const PlanKernel& k, FusionRole role) {
+  const Node& anchor = *k.fused->anchor;
+  if (k.fused->kind != KernelKind::Gemm || anchor.op().fusionRole != role) return std::nullopt;
+  const TensorAccess *aAccess = inputAccess(k, anchor.input(0)), *bAccess = inputAccess(k, anchor.input(1));
+  if (!aAccess || !bAccess) return std::nullopt;
+  std::optional<StridedView> av = stridedView(*aAccess), bv = stridedView(*bAccess);
+  if (!av || !bv) return std::nullopt;
+  return GemmMatch{.a = std::move(*av), .b = std::move(*bv)};
+}
+
 // MatMul with NumPy batching: a weight shared by every batch folds the
 // batches into rows; batches on both sides need one stride per side.
 std::optional<GemmMatch> matchMatMul(ValueCode& values) {
   const PlanKernel& k = values.kernel();
   const Node& mm = *k.fused->anchor;
-  if (k.fused->kind != KernelKind::Gemm || mm.op().fusionRole != FusionRole::MatrixProduct) return std::nullopt;
-  const Value *a = mm.input(0), *b = mm.input(1), *c = mm.output(0);
-  const Shape &as = a->type().shape, &bs = b->type().shape, &cs = c->type().shape;
+  std::optional<GemmMatch> views = operandViews(k, FusionRole::MatrixProduct);
+  if (!views) return std::nullopt;
+  const Shape &as = mm.input(0)->type().shape, &bs = mm.input(1)->type().shape, &cs = mm.output(0)->type().shape;
   if (as.size() < 2 || bs.size() < 2) return std::nullopt;
-  const TensorAccess *aAccess = inputAccess(k, a), *bAccess = inputAccess(k, b);
-  if (!aAccess || !bAccess) return std::nullopt;
-  std::optional<StridedView> av = stridedView(*aAccess), bv = stridedView(*bAccess);
-  if (!av || !bv) return std::nullopt;
+  GemmMatch match = std::move(*views);
+  const StridedView *av = &match.a, *bv = &match.b;
 
   const int64_t m = as[as.size() - 2], kk = as.back(), n = bs.back();
   const size_t aBatch = as.size() - 2, bBatch = bs.size() - 2;
   int64_t bBatchCount = 1;
   for (size_t d = 0; d < bBatch; ++d) bBatchCount *= bs[d];
-  GemmMatch match{.a = *av, .b = *bv};
   GemmProblem& problem = match.problem;
   problem.n = static_cast<int>(n);
   problem.k = static_cast<int>(kk);
@@ -131,17 +140,13 @@ std::optional<GemmMatch> matchMatMul(ValueCode& values) {
 std::optional<GemmMatch> matchGemm(ValueCode& values) {
   const PlanKernel& k = values.kernel();
   const Node& gemm = *k.fused->anchor;
-  if (k.fused->kind != KernelKind::Gemm || gemm.op().fusionRole != FusionRole::GeneralMatrixProduct)
-    return std::nullopt;
-  const Value *a = gemm.input(0), *b = gemm.input(1);
-  const TensorAccess *aAccess = inputAccess(k, a), *bAccess = inputAccess(k, b);
-  if (!aAccess || !bAccess) return std::nullopt;
-  std::optional<StridedView> av = stridedView(*aAccess), bv = stridedView(*bAccess);
-  if (!av || !bv) return std::nullopt;
+  std::optional<GemmMatch> views = operandViews(k, FusionRole::GeneralMatrixProduct);
+  if (!views) return std::nullopt;
   const AttrMap& attrs = gemm.attrs();
   const bool transA = attrs.getInt("transA", 0) != 0, transB = attrs.getInt("transB", 0) != 0;
-  const Shape &as = a->type().shape, &bs = b->type().shape;
-  GemmMatch match{.a = *av, .b = *bv};
+  const Shape &as = gemm.input(0)->type().shape, &bs = gemm.input(1)->type().shape;
+  GemmMatch match = std::move(*views);
+  const StridedView *av = &match.a, *bv = &match.b;
   GemmProblem& problem = match.problem;
   problem.batch = 1;
   problem.m = static_cast<int>(transA ? as[1] : as[0]);

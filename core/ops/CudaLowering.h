@@ -20,6 +20,7 @@
 namespace tcx {
 
 class Node;
+struct MappingPiece;
 
 // The value of operand i at the given index (one C expression per
 // dimension), in the operand's compute type. Reads go through the operand's
@@ -101,6 +102,13 @@ using CudaBlockFoldFn = std::function<CudaBlockFold(const CudaElementContext&)>;
 
 // "tcx::op::<function>(operands...)": the common form.
 CudaExprFn cudaCall(std::string function);
+
+// "tcx::inRange(e, lo, hi) && ...": where `piece` of a mapping function
+// holds, its constraints spelled over the index variables `index`; "" when it
+// holds everywhere. Mapping-function loads and stores (codegen/AccessCode)
+// and the movement ops' element form test pieces with it.
+std::string cudaPieceCondition(const MappingPiece& piece, const std::vector<std::string>& index,
+                               const std::vector<int64_t>& extents);
 
 // `value` as an expression of the compute type `type`, exactly: built from
 // the double's bits, so that infinities and NaN need no spelling.

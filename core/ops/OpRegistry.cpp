@@ -1,5 +1,6 @@
 #include "ops/OpRegistry.h"
 
+#include "index/MappingFunction.h"
 #include "ir/Graph.h"
 #include "ops/Registration.h"
 
@@ -83,6 +84,15 @@ CudaExprFn cudaCall(std::string function) {
     }
     return "tcx::op::" + function + "(" + args + ")";
   };
+}
+
+std::string cudaPieceCondition(const MappingPiece& piece, const std::vector<std::string>& index,
+                               const std::vector<int64_t>& extents) {
+  std::string condition;
+  for (const IndexConstraint& c : piece.where)
+    condition += fmt::format("{}tcx::inRange({}, {}LL, {}LL)", condition.empty() ? "" : " && ",
+                             c.expr.toString(index, extents), c.lo, c.hi);
+  return condition;
 }
 
 std::string cudaExactValue(double value, const std::string& type) {

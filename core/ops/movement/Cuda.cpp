@@ -38,10 +38,7 @@ std::string mappingElement(const CudaElementContext& ctx) {
       for (const IndexExpr& e : p.index) index.push_back(e.toString(ctx.outIndex, extents));
       value = ctx.operandAt(sem->dataInputs[p.source], index);
     }
-    std::string condition;
-    for (const IndexConstraint& c : p.where)
-      condition += fmt::format("{}tcx::inRange({}, {}LL, {}LL)", condition.empty() ? "" : " && ",
-                               c.expr.toString(ctx.outIndex, extents), c.lo, c.hi);
+    const std::string condition = cudaPieceCondition(p, ctx.outIndex, extents);
     const char* otherwise = i ? "else " : "";
     // The pieces cover the output: the last one holds wherever the others do not.
     if (condition.empty() || i + 1 == pieces.size()) {

@@ -124,6 +124,7 @@ TEST_CASE("measuring runs in the background: measured on a GPU, otherwise it say
     CHECK_FALSE(model.isMeasuring());
     CHECK((window->lastError().contains("no CUDA device") || window->lastError().contains("CUDA toolkit")));
     CHECK(window->statusText().contains(model.gpuUnavailableReason()));
+    CHECK(model.checkVerdict().isEmpty());
   } else {
     CHECK(model.isMeasuring());
     REQUIRE(QTest::qWaitFor([&] { return !model.isMeasuring(); }, 240000));
@@ -132,5 +133,9 @@ TEST_CASE("measuring runs in the background: measured on a GPU, otherwise it say
     CHECK(model.latencySource().startsWith("measured ("));
     CHECK(window->latencyPanel().chartTitle().contains("measured"));
     CHECK(model.session().optimizedLatency().seconds > 0);
+    // Both plans were checked against the CPU reference, as tcx profile --check does.
+    INFO(model.checkVerdict().toStdString());
+    CHECK(model.checkVerdict().contains("baseline check passed"));
+    CHECK(model.checkVerdict().contains("optimised check passed"));
   }
 }
