@@ -316,7 +316,7 @@ bool emitGemm(ValueCode& values, const GemmMatch& match, ElemType type, const Co
   const std::string prefix = values.prefix();
   module.append(*epilogue);
 
-  int workspace = plan.workspaceBytes ? module.addScratch(static_cast<int64_t>(plan.workspaceBytes), true) : -1;
+  const int workspace = plan.workspaceBytes ? module.splitKWorkspace(static_cast<int64_t>(plan.workspaceBytes)) : -1;
   const GemmParams& p = plan.params;
   const char* t = cudaTypeName(type).data();
   std::string bounds, body;
@@ -405,8 +405,8 @@ bool emitLibraryGemm(ValueCode& values, const CodegenTarget& target) {
   std::optional<GemmMatch> gemm = matchMatMul(values);
   if (!gemm) gemm = matchGemm(values);
   // Float convolutions, pointwise ones included, take conv_implicit_gemm's
-  // tf32 tensor cores, as cuDNN does by default; gemm_tiled computes float in
-  // fp32 on the CUDA cores, which MatMuls keep (PyTorch's default as well).
+  // tf32 tensor cores, as cuDNN does by default; gemm_tiled keeps fp32's
+  // accuracy for float (3xTF32), which MatMuls keep (PyTorch's default too).
   if (!gemm && *type != ElemType::F32) gemm = matchPointwiseConv(values);
   if (gemm) return emitGemm(values, *gemm, *type, target);
   std::optional<ConvMatch> conv = matchConv(values);

@@ -21,6 +21,13 @@ int ModuleBuilder::addScratch(int64_t bytes, bool zeroed) {
   return static_cast<int>(plan_.numPlanBuffers + plan_.scratchBytes.size() - 1);
 }
 
+int ModuleBuilder::splitKWorkspace(int64_t bytes) {
+  if (splitKWorkspace_ < 0) return splitKWorkspace_ = addScratch(bytes, true);
+  int64_t& size = plan_.scratchBytes[splitKWorkspace_ - plan_.numPlanBuffers];
+  size = std::max(size, bytes);
+  return splitKWorkspace_;
+}
+
 namespace {
 
 // Statements that split the linear index `i` (a tcx::i64) into `names`, one
@@ -49,12 +56,52 @@ std::string decomposeIndex(const Shape& shape, const std::vector<std::string>& n
 
 } // namespace
 
+namespace {
+
+// The threads of a block folding `count` elements: a power of two for the
+// tree, enough for the elements, up to a full block.
+unsigned foldThreads(int64_t count) {
+  unsigned threads = 32;
+  while (threads < kThreads && threads < count) threads *= 2;
+  return threads;
+}
+
+// Statements that fold `count` elements into `_part[0]` with the block's
+// `threads` threads: each folds elements threadIdx.x, + threads, ... (whose
+// index `decompose` splits from `i`) into `_acc`, then a tree in shared
+// memory folds the threads' accumulators. `_acc` and `_part` (of accType)
+// are declared by the caller; `_v` is `value`, of valueType.
+std::string blockFoldCode(unsigned threads, int64_t count, const std::string& decompose, const std::string& valueType,
+                          const std::string& accType, const std::string& init, const std::string& map,
+                          const std::string& fold, const std::string& value) {
+  return fmt::format("    _acc = {init};\n"
+                     "    for (tcx::i64 _f = threadIdx.x; _f < {F}LL; _f += {T}) {{\n"
+                     "      {{\n      const tcx::i64 i = _f;\n{decompose}"
+                     "      const {VT} _v = {value};\n      const {AT} _m = {map};\n      _acc = {fold};\n      }}\n"
+                     "    }}\n"
+                     "    _part[threadIdx.x] = _acc;\n    __syncthreads();\n"
+                     "    for (unsigned _s = {T} / 2; _s > 0; _s /= 2) {{\n"
+                     "      if (threadIdx.x < _s) {{\n        const {AT} _m = _part[threadIdx.x + _s];\n"
+                     "        _acc = _part[threadIdx.x];\n        _part[threadIdx.x] = {fold};\n      }}\n"
+                     "      __syncthreads();\n    }}\n",
+                     fmt::arg("init", init), fmt::arg("F", count), fmt::arg("T", threads),
+                     fmt::arg("decompose", decompose), fmt::arg("VT", valueType), fmt::arg("AT", accType),
+                     fmt::arg("value", value), fmt::arg("map", map), fmt::arg("fold", fold));
+}
+
+// The names and extents of `dims` of `shape` (index variables x<d>).
+void namedDims(const Shape& shape, const std::vector<size_t>& dims, Shape& extents, std::vector<std::string>& names) {
+  for (size_t d : dims) {
+    extents.push_back(shape[d]);
+    names.push_back(fmt::format("x{}", d));
+  }
+}
+
+} // namespace
+
 void ModuleBuilder::addBlockFoldKernel(int planKernel, const std::string& entry, const Shape& shape,
                                        const CudaBlockFold& fold, const std::string& store, std::string what) {
-  // Enough threads for the folded elements, up to a full block of 256; a
-  // power of two for the tree.
-  unsigned threads = 32;
-  while (threads < kThreads && threads < fold.count) threads *= 2;
+  const unsigned threads = foldThreads(fold.count);
   Shape foldedShape;
   std::vector<std::string> foldedNames;
   for (const auto& [var, extent] : fold.folded) {
@@ -69,29 +116,69 @@ void ModuleBuilder::addBlockFoldKernel(int planKernel, const std::string& entry,
       "  __shared__ _A _part[{T}];\n"
       "  for (tcx::i64 _o = blockIdx.x; _o < {N}LL; _o += gridDim.x) {{\n"
       "    const tcx::i64 i = _o;\n{decompose}"
-      "    _A _acc = {init};\n"
-      "    for (tcx::i64 _f = threadIdx.x; _f < {F}LL; _f += {T}) {{\n"
-      "      {{\n      const tcx::i64 i = _f;\n{decomposeFolded}"
-      "      const _T _v = {value};\n      const _A _m = {map};\n      _acc = {fold};\n      }}\n"
-      "    }}\n"
-      "    _part[threadIdx.x] = _acc;\n    __syncthreads();\n"
-      "    for (unsigned _s = {T} / 2; _s > 0; _s /= 2) {{\n"
-      "      if (threadIdx.x < _s) {{\n        const _A _m = _part[threadIdx.x + _s];\n"
-      "        _acc = _part[threadIdx.x];\n        _part[threadIdx.x] = {fold};\n      }}\n"
-      "      __syncthreads();\n    }}\n"
+      "    _A _acc;\n{fold}"
       "    if (threadIdx.x == 0) {{\n      const long long _count = {F};\n      _acc = _part[0];\n"
       "      const _T out = {finish};\n{store}    }}\n"
       "    __syncthreads();\n"
       "  }}\n}}\n\n",
       fmt::arg("T", threads), fmt::arg("name", entry), fmt::arg("types", fold.types), fmt::arg("N", outputs),
-      fmt::arg("decompose", decomposeIndex(shape, indexNames(shape.size()))), fmt::arg("init", fold.init),
-      fmt::arg("F", fold.count), fmt::arg("decomposeFolded", decomposeIndex(foldedShape, foldedNames)),
-      fmt::arg("value", fold.value), fmt::arg("map", fold.map), fmt::arg("fold", fold.fold),
+      fmt::arg("decompose", decomposeIndex(shape, indexNames(shape.size()))), fmt::arg("F", fold.count),
+      fmt::arg("fold", blockFoldCode(threads, fold.count, decomposeIndex(foldedShape, foldedNames), "_T", "_A",
+                                     fold.init, fold.map, fold.fold, fold.value)),
       fmt::arg("finish", fold.finish), fmt::arg("store", store));
   GeneratedLaunch launch;
   launch.planKernel = planKernel;
   launch.entry = entry;
   launch.grid[0] = static_cast<unsigned>(std::clamp<int64_t>(outputs, 1, kMaxBlocks));
+  launch.block[0] = threads;
+  launch.what = std::move(what);
+  addLaunch(std::move(launch));
+}
+
+void ModuleBuilder::addRowKernel(int planKernel, const std::string& entry, const CudaRowForm& form,
+                                 const std::string& outType, const std::string& store, std::string what) {
+  std::vector<size_t> outerDims;
+  for (size_t d = 0; d < form.shape.size(); ++d)
+    if (std::find(form.rowDims.begin(), form.rowDims.end(), d) == form.rowDims.end()) outerDims.push_back(d);
+  Shape rowShape, outerShape;
+  std::vector<std::string> rowNames, outerNames;
+  namedDims(form.shape, form.rowDims, rowShape, rowNames);
+  namedDims(form.shape, outerDims, outerShape, outerNames);
+  const int64_t count = numElements(rowShape), rows = numElements(outerShape);
+  const unsigned threads = foldThreads(count);
+  const std::string decomposeRow = decomposeIndex(rowShape, rowNames);
+  const std::string value = form.valueAt(indexNames(form.shape.size()));
+  std::string shared, statistics;
+  for (size_t j = 0; j < form.statistics.size(); ++j) {
+    const CudaRowStatistic& s = form.statistics[j];
+    shared += fmt::format("  __shared__ {} _part{}[{}];\n", s.type, j, threads);
+    statistics += fmt::format(
+        "    {type} {name};\n    {{\n    {type}* const _part = _part{j};\n    {type} _acc;\n{fold}"
+        "    _acc = _part[0];\n    {name} = {finish};\n    }}\n",
+        fmt::arg("type", s.type), fmt::arg("name", s.name), fmt::arg("j", j),
+        fmt::arg("fold", blockFoldCode(threads, count, decomposeRow, "_T", s.type, s.init, s.map, s.fold, value)),
+        fmt::arg("finish", s.finish));
+  }
+  code_ += fmt::format(
+      "extern \"C\" __global__ void __launch_bounds__({T}) {name}(Buffers b) {{\n"
+      "  {types}{shared}"
+      "  for (tcx::i64 _r = blockIdx.x; _r < {R}LL; _r += gridDim.x) {{\n"
+      "    const tcx::i64 i = _r;\n{decomposeOuter}"
+      "    const long long _count = {F};\n{statistics}"
+      "    for (tcx::i64 _f = threadIdx.x; _f < {F}LL; _f += {T}) {{\n"
+      "      const tcx::i64 i = _f;\n{decomposeRow}"
+      "      {outType} out;\n      {{\n{element}      }}\n{store}"
+      "    }}\n"
+      "    __syncthreads();\n"
+      "  }}\n}}\n\n",
+      fmt::arg("T", threads), fmt::arg("name", entry), fmt::arg("types", form.types), fmt::arg("shared", shared),
+      fmt::arg("R", rows), fmt::arg("decomposeOuter", decomposeIndex(outerShape, outerNames)), fmt::arg("F", count),
+      fmt::arg("statistics", statistics), fmt::arg("decomposeRow", decomposeRow), fmt::arg("outType", outType),
+      fmt::arg("element", form.element), fmt::arg("store", store));
+  GeneratedLaunch launch;
+  launch.planKernel = planKernel;
+  launch.entry = entry;
+  launch.grid[0] = static_cast<unsigned>(std::clamp<int64_t>(rows, 1, kMaxBlocks));
   launch.block[0] = threads;
   launch.what = std::move(what);
   addLaunch(std::move(launch));

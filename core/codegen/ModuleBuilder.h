@@ -23,6 +23,11 @@ public:
   void beginKernel(int planKernel);
   // A new scratch buffer; returns its buffer index.
   int addScratch(int64_t bytes, bool zeroed = false);
+  // The split-K workspace (partial tiles and arrival counters) of the GEMM
+  // kernels, grown to `bytes` if smaller; returns its buffer index. One
+  // buffer serves them all: the plan's launches run one after another on one
+  // stream, and each leaves its counters at zero for the next.
+  int splitKWorkspace(int64_t bytes);
   void addLaunch(GeneratedLaunch launch) { plan_.launches.push_back(std::move(launch)); }
   // Records the launch of a library kernel with the configuration its
   // planner (kernels/include/tcx/launch.h) gave.
@@ -41,6 +46,12 @@ public:
   void addBlockFoldKernel(int planKernel, const std::string& entry, const Shape& shape, const CudaBlockFold& fold,
                           const std::string& store, std::string what);
 
+  // Appends a kernel that computes a row form (ops/CudaLowering.h
+  // CudaRowForm) with one block per row: the output index in x0, x1, ...,
+  // the element in `out` (of outType) for `store`, and records its launch.
+  void addRowKernel(int planKernel, const std::string& entry, const CudaRowForm& form, const std::string& outType,
+                    const std::string& store, std::string what);
+
   // `narrowIndex`: every element index and offset of the module fits an int.
   GeneratedPlan finish(const std::string& prelude, bool narrowIndex) &&;
 
@@ -52,6 +63,7 @@ private:
   size_t kernelStart_ = 0; // offset in code_ where the current kernel's code began
   std::string guard_;      // the current kernel's opening #if
   std::vector<std::pair<size_t, size_t>> kernelRanges_; // code_ offsets per plan kernel
+  int splitKWorkspace_ = -1;
   GeneratedPlan plan_;
 };
 

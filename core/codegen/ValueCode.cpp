@@ -109,15 +109,26 @@ std::string ValueCode::constantFunction(const Value* v, const std::string& name)
 
 namespace {
 
+// A warp's worth of elements folded by a block; fewer and most of the block
+// idles.
+constexpr int64_t kMinFolded = 32;
+
 // The block form of a reduction beats one thread per output element when
 // enough elements fold into each, and either the folded axes are the
 // innermost (the block's threads then read consecutive elements, where a
 // thread per output would walk its own line) or the outputs are too few to
 // fill the GPU with one thread each.
 bool preferBlockFold(const CudaBlockFold& fold, int64_t outputs) {
-  constexpr int64_t kMinFolded = 32; // a warp's worth: fewer and most of a block idles
   constexpr int64_t kFewOutputs = 4096;
   return fold.count >= kMinFolded && (fold.innermostFolded || outputs <= kFewOutputs);
+}
+
+// A block per row beats a thread per element, which folds the row's
+// statistics again for each of its elements, whenever rows are not tiny.
+bool preferRowKernel(const CudaRowForm& row) {
+  int64_t count = 1;
+  for (size_t d : row.rowDims) count *= row.shape[d];
+  return row.rowWise && count >= kMinFolded;
 }
 
 // The device function `name` that reads a stage's scratch buffer.
@@ -155,6 +166,16 @@ std::string ValueCode::stage(const Node& node, const Value& out, const std::stri
                                  fmt::format("      tcx::store<{}>(b.p[{}], {}, out);\n", cudaStorageType(dtype),
                                              scratch, offset),
                                  fmt::format("stage {} (a block per element)", node.describe()));
+      return loadFunction(name, dtype, shape, scratch, offset);
+    }
+  }
+  if (node.op().cudaRow) {
+    const CudaRowForm row = node.op().cudaRow(ctx);
+    if (preferRowKernel(row)) {
+      module_.addRowKernel(index_, entry, row, cudaComputeType(dtype),
+                           fmt::format("      tcx::store<{}>(b.p[{}], {}, out);\n", cudaStorageType(dtype), scratch,
+                                       offset),
+                           fmt::format("stage {} (a block per row)", node.describe()));
       return loadFunction(name, dtype, shape, scratch, offset);
     }
   }

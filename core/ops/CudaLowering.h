@@ -21,6 +21,7 @@ namespace tcx {
 
 class Node;
 struct MappingPiece;
+struct OpDef;
 
 // The value of operand i at the given index (one C expression per
 // dimension), in the operand's compute type. Reads go through the operand's
@@ -99,6 +100,45 @@ struct CudaBlockFold {
   bool innermostFolded = false; // the input's last axis is among the folded ones
 };
 using CudaBlockFoldFn = std::function<CudaBlockFold(const CudaElementContext&)>;
+
+// A row-wise op (Softmax, LogSoftmax, LayerNormalization,
+// InstanceNormalization) as statistics of a row, one after another, then
+// every element of the row from them. Code generation runs it as a block per
+// row (ModuleBuilder::addRowKernel): the block folds each statistic as
+// CudaBlockFold does (threads on consecutive elements, a tree in shared
+// memory), then writes the row. Its element form (cudaRowElement), which is
+// the op's cudaElement, has each element's thread fold the statistics alone,
+// walking the whole row again for every element.
+//
+// A statistic uses CudaBlockFold's names: the row element `_v` (of _T) maps
+// to `_m`, folded into `_acc` (of `type`); `finish` (of `_acc` and `_count`,
+// the row's elements) gives the statistic, of `type`, in the variable
+// `name`, which later statistics and the element read.
+struct CudaRowStatistic {
+  std::string type, name;
+  std::string init, map, fold, finish;
+};
+struct CudaRowForm {
+  std::string types; // typedef statement for _T, the row elements' compute type
+  // The row: these dimensions of the output index, which equals operand 0's
+  // index (the statements of output 0 see the same shape in and out).
+  std::vector<size_t> rowDims;
+  Shape shape; // operand 0's
+  // Operand 0 at an index: the output index (in the block form), or that
+  // index with the row's dimensions replaced by loop variables.
+  std::function<std::string(const std::vector<std::string>&)> valueAt;
+  std::vector<CudaRowStatistic> statistics;
+  std::string element; // statements assigning `out`, this output element
+  // Whether the block form applies: output 0, whose shape is operand 0's.
+  bool rowWise = true;
+};
+using CudaRowFormFn = std::function<CudaRowForm(const CudaElementContext&)>;
+
+// The element form of a row form: each statistic folded in a loop over the
+// row, in row-major order, then the element.
+std::string cudaRowElement(const CudaRowForm& form, const std::vector<std::string>& outIndex);
+// Gives `op` the row form and, as its cudaElement, the row form's element form.
+void setCudaRowForm(OpDef& op, CudaRowFormFn row);
 
 // "tcx::op::<function>(operands...)": the common form.
 CudaExprFn cudaCall(std::string function);

@@ -92,6 +92,9 @@ struct OpDef {
   // Reductions that fold associatively also have a block form, which code
   // generation picks over cudaElement by the shape (codegen/ValueCode.cpp).
   CudaBlockFoldFn cudaBlockFold;
+  // Row-wise ops also have a row form, run as a block per row; their
+  // cudaElement is its element form (ops/CudaLowering.h CudaRowForm).
+  CudaRowFormFn cudaRow;
   // The output equals this operand except at the elements the op writes
   // (ScatterND, ScatterElements): plan lowering may store the output in
   // the operand's buffer, an in-place update, when nothing else reads the

@@ -95,6 +95,30 @@ std::string cudaPieceCondition(const MappingPiece& piece, const std::vector<std:
   return condition;
 }
 
+std::string cudaRowElement(const CudaRowForm& form, const std::vector<std::string>& outIndex) {
+  std::vector<std::string> index = outIndex;
+  std::string loops;
+  int64_t count = 1;
+  for (size_t d : form.rowDims) {
+    index[d] = fmt::format("_n{}", d);
+    loops += fmt::format("for (Index {0} = 0; {0} < {1}; ++{0}) ", index[d], form.shape[d]);
+    count *= form.shape[d];
+  }
+  std::string code = form.types + fmt::format("const long long _count = {};\n", count);
+  for (const CudaRowStatistic& s : form.statistics)
+    code += fmt::format("{type} {name};\n{{\n  {type} _acc = {init};\n  {loops}{{\n    const _T _v = {value};\n"
+                        "    const {type} _m = {map};\n    _acc = {fold};\n  }}\n  {name} = {finish};\n}}\n",
+                        fmt::arg("type", s.type), fmt::arg("name", s.name), fmt::arg("init", s.init),
+                        fmt::arg("loops", loops), fmt::arg("value", form.valueAt(index)), fmt::arg("map", s.map),
+                        fmt::arg("fold", s.fold), fmt::arg("finish", s.finish));
+  return code + form.element;
+}
+
+void setCudaRowForm(OpDef& op, CudaRowFormFn row) {
+  op.cudaElement = [row](const CudaElementContext& ctx) { return cudaRowElement(row(ctx), ctx.outIndex); };
+  op.cudaRow = std::move(row);
+}
+
 std::string cudaExactValue(double value, const std::string& type) {
   return fmt::format("static_cast<{}>(__longlong_as_double(static_cast<long long>({:#x}ULL)))", type,
                      std::bit_cast<uint64_t>(value));

@@ -1,10 +1,14 @@
-// gemm_small_m and gemm_tiled against the reference kernel, and their speed.
+// gemm_small_m, gemm_small_m_f32 and gemm_tiled against the reference kernel, and their speed;
+// float GEMMs also against cuBLAS's SGEMM in its default (fp32, no tf32) math mode, which is what
+// PyTorch runs for an fp32 matmul.
 
 #include "BenchUtil.cuh"
 #include "Dispatch.cuh"
 #include "Reference.cuh"
 #include "tcx/gemm.cuh"
 #include "tcx/launch.h"
+
+#include <cublas_v2.h>
 
 #include <string>
 
@@ -14,6 +18,11 @@ namespace {
 template <typename T, int MT, tcx::Access B, typename E>
 __global__ void __launch_bounds__(tcx::kSmallMThreads, tcx::smallMMinBlocks(MT)) smallMKernel(tcx::GemmParams p, E e) {
   tcx::gemm_small_m_body<T, MT, B>(p, e);
+}
+
+template <int M, tcx::Access B, typename E>
+__global__ void __launch_bounds__(tcx::kSmallMF32Threads) smallMF32Kernel(tcx::GemmParams p, E e) {
+  tcx::gemm_small_m_f32_body<M, B>(p, e);
 }
 
 template <typename T, tcx::Access A, tcx::Access B, typename E>
@@ -29,7 +38,11 @@ void launchGemm(const tcx::GemmPlan& plan, const tcx::GemmParams& p, StoreC e) {
     });
     return;
   }
-  if constexpr (!std::is_same_v<T, float>)
+  if constexpr (std::is_same_v<T, float>)
+    withInt<1, 16>(plan.mTiles, [&](auto m) {
+      withAccess(plan.bAccess, [&](auto b) { launch(smallMF32Kernel<m.value, b.value, StoreC>, plan.launch, p, e); });
+    });
+  else
     withInt<1, 2, 5, 8>(plan.mTiles, [&](auto mt) {
       withAccess(plan.bAccess, [&](auto b) { launch(smallMKernel<T, mt.value, b.value, StoreC>, plan.launch, p, e); });
     });
@@ -60,6 +73,26 @@ i64 viewStrides(Layout layout, int batch, int rows, int cols, int pad, i64 (&s)[
 template <typename T> tcx::ElemType elemType() {
   return std::is_same_v<T, float> ? tcx::ElemType::F32
          : std::is_same_v<T, __half> ? tcx::ElemType::F16 : tcx::ElemType::BF16;
+}
+
+// cuBLAS SGEMM on the same operands, row-major A (unpadded) and B row- or column-major: as
+// column-major, C^T = B^T A^T. Microseconds, or 0 where the case's layout is not one of those.
+double cublasMicros(const GemmCase& c, const float* a, const float* b, float* out) {
+  if (c.a != Layout::RowMajor || c.b == Layout::EveryOther || c.padA || c.padB)
+    return 0;
+  static cublasHandle_t handle = [] {
+    cublasHandle_t h;
+    if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS)
+      std::abort();
+    return h;
+  }();
+  const float one = 1.0f, zero = 0.0f;
+  const bool bRowMajor = c.b == Layout::RowMajor;
+  return medianMicros([&] {
+    cublasSgemmStridedBatched(handle, bRowMajor ? CUBLAS_OP_N : CUBLAS_OP_T, CUBLAS_OP_N, c.n, c.m, c.k, &one, b,
+                              bRowMajor ? c.n : c.k, i64{c.k} * c.n, a, c.k, i64{c.m} * c.k, &zero, out, c.n,
+                              i64{c.m} * c.n, c.batch);
+  });
 }
 
 template <typename T> void runGemm(const GemmCase& c, int sms, double copyGBs, unsigned seed) {
@@ -93,6 +126,11 @@ template <typename T> void runGemm(const GemmCase& c, int sms, double copyGBs, u
   const double flops = 2.0 * c.batch * c.m * c.n * double(c.k);
   std::printf("TIME %-58s %9.1f us  %7.0f GB/s  %5.1f%% of copy  %6.1f TFLOP/s\n", what.c_str(), us,
               bytes / us / 1e3, 100.0 * bytes / us / 1e3 / copyGBs, flops / us / 1e6);
+  if constexpr (std::is_same_v<T, float>) {
+    if (const double cublas = cublasMicros(c, a.ptr, b.ptr, ref.ptr))
+      std::printf("TIME %-58s %9.1f us  cuBLAS SGEMM, %6.1f TFLOP/s: tcx takes %.2fx its time\n", c.name, cublas,
+                  flops / cublas / 1e6, us / cublas);
+  }
 }
 
 } // namespace
@@ -139,8 +177,18 @@ void gemmBench(int sms, double copyGBs, bool checksOnly) {
   const GemmCase floatCases[] = {
       {"float tiled 513x257x300", 1, 513, 257, 300, L::RowMajor, L::RowMajor},
       {"float tiled 2x100x120x70 A col-major B every other", 2, 100, 120, 70, L::ColMajor, L::EveryOther},
-      {"float tiled 16x4096x4096", 1, 16, 4096, 4096, L::RowMajor, L::RowMajor, 0, true},
-      {"float tiled 2048^3", 1, 2048, 2048, 2048, L::RowMajor, L::RowMajor, 0, true},
+      {"float tiled 513x257x300 B k-contiguous", 1, 513, 257, 300, L::RowMajor, L::ColMajor},
+      {"float tiled 200x300x1000 split", 1, 200, 300, 1000, L::RowMajor, L::RowMajor},
+      {"float tiled 130x260x777 B strided, split", 1, 130, 260, 777, L::RowMajor, L::EveryOther},
+      {"float small_m 16x4096x4096", 1, 16, 4096, 4096, L::RowMajor, L::RowMajor, 0, true},
+      {"float ViT qkv 197x768x768 B k-contiguous", 1, 197, 768, 768, L::RowMajor, L::ColMajor, 0, true},
+      {"float ViT fc1 197x3072x768 B k-contiguous", 1, 197, 3072, 768, L::RowMajor, L::ColMajor, 0, true},
+      {"float ViT fc2 197x768x3072 B k-contiguous", 1, 197, 768, 3072, L::RowMajor, L::ColMajor, 0, true},
+      {"float ViT fc2 197x768x3072", 1, 197, 768, 3072, L::RowMajor, L::RowMajor, 0, true},
+      {"float ViT scores 12x197x197x64 B k-contiguous", 12, 197, 197, 64, L::RowMajor, L::ColMajor, 0, true},
+      {"float BERT 128x768x768", 1, 128, 768, 768, L::RowMajor, L::RowMajor, 0, true},
+      {"float 2048^3", 1, 2048, 2048, 2048, L::RowMajor, L::RowMajor, 0, true},
+      {"float 4096^3", 1, 4096, 4096, 4096, L::RowMajor, L::RowMajor, 0, true},
   };
   for (const GemmCase& c : floatCases)
     if (!(checksOnly && c.time))

@@ -6,13 +6,16 @@ works, as users export them. Float weights become graph inputs so the files
 stay small (tcx feeds them random values); integer buffers (position ids, masks,
 index tables) stay in the file.
 
-Two sizes per model:
+Three sizes per model:
   small/  the same architecture at a width and input size that tcx's CPU tests
           run in a few seconds (tests/models);
-  full/   real widths at batch 1, for the GPU checks and benchmarks.
+  full/   real widths at batch 1, for the GPU checks and benchmarks;
+  serve/  real widths at a serving batch: 32 images, 8 sequences of 128
+          tokens, 8 decode steps (the benchmark's second batch, issue 20).
 
 Usage (on a machine with torch, transformers, torchvision, onnx, onnxscript):
-  python3 models/real/export.py OUTDIR [--size small|full|both] [--only NAME...]
+  python3 models/real/export.py OUTDIR [--size small|full|serve|both] [--only NAME...]
+                                       [--exporters torchscript dynamo]
 Writes OUTDIR/<size>/<model>.<exporter>.onnx and OUTDIR/manifest.<size>.json
 (versions, and per export: ok or the exporter's error). The suite in the repo is
 OUTDIR = models/real.
@@ -32,7 +35,10 @@ import torchvision
 import transformers
 from onnx import helper
 
-SEQ_SMALL, SEQ_FULL = 8, 16
+# Token ids per size: (batch, sequence length).
+TOKENS = {"small": (1, 8), "full": (1, 16), "serve": (8, 128)}
+# Images per batch.
+IMAGES = {"small": 1, "full": 1, "serve": 32}
 
 
 # --- weights as inputs ------------------------------------------------------
@@ -86,8 +92,7 @@ def decoder(config_cls, small, full):
         kw = small if size == "small" else full
         cfg = config_cls(**kw)
         model = transformers.AutoModel.from_config(cfg)
-        seq = SEQ_SMALL if size == "small" else SEQ_FULL
-        ids = torch.randint(0, min(cfg.vocab_size, 1000), (1, seq))
+        ids = torch.randint(0, min(cfg.vocab_size, 1000), TOKENS[size])
         return LastHidden(model), (ids,)
     return build
 
@@ -106,7 +111,7 @@ def llm_widths(hidden, inter, heads, kv, **extra):
 def vision(builder, small_hw=64, full_hw=224, **kw):
     def build(size):
         hw = small_hw if size == "small" else full_hw
-        return builder(**kw), (torch.randn(1, 3, hw, hw),)
+        return builder(**kw), (torch.randn(IMAGES[size], 3, hw, hw),)
     return build
 
 
@@ -115,7 +120,7 @@ def vit(size):
     if size == "small":
         m = VisionTransformer(image_size=32, patch_size=8, num_layers=2, num_heads=4, hidden_dim=64, mlp_dim=128)
         return m, (torch.randn(1, 3, 32, 32),)
-    return torchvision.models.vit_b_16(), (torch.randn(1, 3, 224, 224),)
+    return torchvision.models.vit_b_16(), (torch.randn(IMAGES[size], 3, 224, 224),)
 
 
 def swin(size):
@@ -124,14 +129,13 @@ def swin(size):
         m = SwinTransformer(patch_size=[4, 4], embed_dim=32, depths=[2, 2], num_heads=[2, 4], window_size=[4, 4],
                             stochastic_depth_prob=0.0)
         return m, (torch.randn(1, 3, 32, 32),)
-    return torchvision.models.swin_t(), (torch.randn(1, 3, 224, 224),)
+    return torchvision.models.swin_t(), (torch.randn(IMAGES[size], 3, 224, 224),)
 
 
 def encoder(config_cls, small, full):
     def build(size):
         cfg = config_cls(**(small if size == "small" else full))
-        seq = SEQ_SMALL if size == "small" else SEQ_FULL
-        ids = torch.randint(0, 1000, (1, seq))
+        ids = torch.randint(0, 1000, TOKENS[size])
         return EncoderHidden(transformers.AutoModel.from_config(cfg)), (ids,)
     return build
 
@@ -185,7 +189,8 @@ def llama_decode(size):
     dim, heads, kv, seq = (64, 4, 2, 32) if size == "small" else (4096, 32, 8, 1024)
     m = MetaLlamaDecode(dim, heads, kv, seq)
     hd = dim // heads
-    args = (torch.randn(1, 1, dim), torch.randn(1, seq, kv, hd), torch.randn(1, seq, kv, hd),
+    b = TOKENS[size][0]
+    args = (torch.randn(b, 1, dim), torch.randn(b, seq, kv, hd), torch.randn(b, seq, kv, hd),
             torch.tensor([seq // 2]), torch.randn(1, 1, 1, hd // 2), torch.randn(1, 1, 1, hd // 2))
     return m, args
 
@@ -258,8 +263,10 @@ def export_one(model, args, path: Path, exporter: str):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("outdir")
-    parser.add_argument("--size", choices=["small", "full", "both"], default="both")
+    parser.add_argument("--size", choices=["small", "full", "serve", "both"], default="both",
+                        help="both: small and full")
     parser.add_argument("--only", nargs="*")
+    parser.add_argument("--exporters", nargs="*", default=["torchscript", "dynamo"])
     opts = parser.parse_args()
     out = Path(opts.outdir)
     sizes = ["small", "full"] if opts.size == "both" else [opts.size]
@@ -268,13 +275,14 @@ def main():
                 "onnx": onnx.__version__}
     for size in sizes:
         manifest = {"versions": versions,
-                    "command": " ".join(["python3", "models/real/export.py", "OUTDIR", "--size", size]),
+                    "command": " ".join(["python3", "models/real/export.py", "OUTDIR", "--size", size,
+                                         "--exporters", *opts.exporters]),
                     "exports": []}
         (out / size).mkdir(parents=True, exist_ok=True)
         for name, (kind, what, build) in models().items():
             if opts.only and name not in opts.only:
                 continue
-            for exporter in ("torchscript", "dynamo"):
+            for exporter in opts.exporters:
                 torch.manual_seed(0)
                 path = out / size / f"{name}.{exporter}.onnx"
                 entry = {"model": name, "kind": kind, "what": what, "size": size, "exporter": exporter,

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """The real-model suite against PyTorch, in one call on one GPU (issue 20's
-benchmark; not a test). For every suite model at batch 1 it times, as wall
-time per call with the L2 cache flushed before each call (cudaEvents around
+benchmark; not a test). For every suite model at batch 1 (--size full) or
+at the serving batch (--size serve: 32 images, 8 sequences of 128 tokens,
+8 decode steps; models/real/export.py) it times, as wall time per call with the L2 cache flushed before each call (cudaEvents around
 the call, median and p10-p90 of --reps):
 
-  tcx            `tcx profile` of the full-size export, optimised plan,
+  tcx            `tcx profile` of the export at that size, optimised plan,
                  launched as one CUDA graph (its `wall_us`)
   eager          the PyTorch model as export.py builds it, under no_grad
   compile        torch.compile(model)
@@ -16,8 +17,9 @@ cuDNN with tf32 allowed, as tcx does. The weights are random in both; tcx
 feeds random values to the same shapes.
 
 Usage (on the GPU machine, from the repository root):
-  python3 profiler/bench/suite_benchmark.py TCX [--exporter dynamo|torchscript] [--only NAME...]
-                                            [--reps N] [--max-autotune] [--markdown FILE]
+  python3 profiler/bench/suite_benchmark.py TCX [--size full|serve] [--exporter dynamo|torchscript]
+                                            [--only NAME...] [--reps N] [--max-autotune]
+                                            [--markdown FILE]
 Prints one line per model and, with --markdown, writes the table rows (see
 docs/benchmarks.md) with the ratio of the best PyTorch variant to tcx.
 """
@@ -58,8 +60,8 @@ def wall_us(fn, reps, warmup=5):
     return statistics.median(times), times[len(times) // 10], times[len(times) * 9 // 10]
 
 
-def torch_variants(name, reps, max_autotune):
-    model, args = export.models()[name][2]("full")
+def torch_variants(name, size, reps, max_autotune):
+    model, args = export.models()[name][2](size)
     model = model.cuda().eval()
     args = tuple(a.cuda() for a in args)
     modes = [("eager", None), ("compile", "default"), ("reduce-overhead", "reduce-overhead")]
@@ -83,8 +85,8 @@ def torch_variants(name, reps, max_autotune):
     return results
 
 
-def tcx_wall(tcx, name, exporter, reps):
-    path = ROOT / "models" / "real" / "full" / f"{name}.{exporter}.onnx"
+def tcx_wall(tcx, name, size, exporter, reps):
+    path = ROOT / "models" / "real" / size / f"{name}.{exporter}.onnx"
     run = subprocess.run([tcx, "profile", str(path), "--strategy", "greedy", "--json", "--reps", str(reps)],
                          capture_output=True, text=True, timeout=300)
     if run.returncode != 0:
@@ -98,6 +100,7 @@ def main():
     global FLUSH
     parser = argparse.ArgumentParser()
     parser.add_argument("tcx")
+    parser.add_argument("--size", default="full", choices=["full", "serve"])
     parser.add_argument("--exporter", default="dynamo", choices=["dynamo", "torchscript"])
     parser.add_argument("--only", nargs="*")
     parser.add_argument("--reps", type=int, default=50)
@@ -110,8 +113,8 @@ def main():
     rows, ratios = [], []
     names = [n for n in export.models() if not opts.only or n in opts.only]
     for name in names:
-        tcx = tcx_wall(opts.tcx, name, opts.exporter, opts.reps)
-        variants = torch_variants(name, opts.reps, opts.max_autotune)
+        tcx = tcx_wall(opts.tcx, name, opts.size, opts.exporter, opts.reps)
+        variants = torch_variants(name, opts.size, opts.reps, opts.max_autotune)
         best = min(variants.items(), key=lambda kv: kv[1][0]) if variants else None
         ratio = best[1][0] / tcx[0] if tcx and best else None
         if ratio:
@@ -120,7 +123,7 @@ def main():
                            for v in ["eager", "compile", "reduce-overhead", "max-autotune"])
         tcx_cell = f"{tcx[0]:.1f} (±{tcx[1] / 2:.1f}, compiled in {tcx[2] / 1000:.1f} s)" if tcx else "failed"
         verdict = "-" if ratio is None else f"{ratio:.2f}x" + (" (slower)" if ratio < 1 else "")
-        row = f"| {name}.{opts.exporter} | {tcx_cell} | {cells} | {best[0] if best else '-'} | {verdict} |"
+        row = f"| {name}.{opts.exporter} ({opts.size}) | {tcx_cell} | {cells} | {best[0] if best else '-'} | {verdict} |"
         print(row, flush=True)
         rows.append(row)
     geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios)) if ratios else float("nan")

@@ -157,6 +157,30 @@ TEST_CASE("a reduction over the innermost axes folds with a block per output ele
   CHECK(countOccurrences(code.source, "__shared__ _A _part[256]") == 1);
 }
 
+TEST_CASE("row-wise ops run a block per row where rows are long", "[codegen]") {
+  // ViT's LayerNorm (197 rows of 768) and attention scores (12 x 197 rows of
+  // 197); a softmax over rows of 8 keeps a thread per element.
+  GraphBuilder b("rows");
+  Value* hidden = b.input("hidden", DType::F32, {1, 197, 768});
+  b.output(b.op("LayerNormalization", {hidden, b.input("scale", DType::F32, {768}), b.input("bias", DType::F32, {768})},
+                attrs({{"axis", -1}})));
+  b.output(b.op("Softmax", {b.input("scores", DType::F32, {1, 12, 197, 197})}));
+  b.output(b.op("Softmax", {b.input("short", DType::F32, {64, 8})}));
+  VtcSession s(b.finish(), defaultGpuPreset());
+  GeneratedPlan code = generateCuda(s.baselinePlan());
+  std::vector<GeneratedLaunch> rows;
+  for (const GeneratedLaunch& l : code.launches)
+    if (l.what.find("a block per row") != std::string::npos) rows.push_back(l);
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].grid[0] == 197);
+  CHECK(rows[0].block[0] == 256);
+  CHECK(rows[1].grid[0] == 12 * 197);
+  CHECK(rows[1].block[0] == 256);
+  // LayerNorm's mean and inverse standard deviation, softmax's max and sum.
+  CHECK(countOccurrences(code.source, "__shared__ double _part1[256]") == 1);
+  CHECK(countOccurrences(code.source, "__shared__ _T _part1[256]") == 1);
+}
+
 TEST_CASE("a plan kernel's code is guarded so that the module compiles in parts", "[codegen]") {
   VtcSession s(samples::buildLlama3Decode({2, 24, 64, 4, 2, 16, DType::BF16}), defaultGpuPreset());
   const GeneratedPlan code = generateCuda(s.baselinePlan());

@@ -71,7 +71,7 @@ TEST_CASE("float with at most 16 rows streams B with gemm_small_m_f32, split alo
   CHECK(proj.launch.grid[0] == 16);
   CHECK(proj.params.kPerSplit == 64);
   CHECK(proj.params.splitK == 64);
-  CHECK(proj.workspaceBytes == static_cast<std::size_t>(256 + 16 * 64 * 16 * 256 * 4));
+  CHECK(proj.workspaceBytes == static_cast<std::size_t>(kSplitKCounterBytes + 16 * 64 * 16 * 256 * 4));
   CHECK(gemmTemplateArgs(proj, "E") == "16, tcx::Access::ColContiguous, E");
   // A batch-1 classifier with a transposed weight (Gemm transB): a warp per column, 125 tiles
   // of 8 columns; 9 splits wanted, 40 slices of K, 5 each: 8 splits.
@@ -90,18 +90,35 @@ TEST_CASE("float with at most 16 rows streams B with gemm_small_m_f32, split alo
   CHECK(one.workspaceBytes == 0);
 }
 
-TEST_CASE("large M and float take gemm_tiled", "[kernels][launch]") {
+TEST_CASE("large M and float take gemm_tiled, K split until the tiles fill the GPU", "[kernels][launch]") {
   const GemmPlan big = planGemm(rowMajor(65, 4096, 512), 132);
   REQUIRE(big.kernel == GemmKernel::Tiled);
   REQUIRE(big.launch.grid[0] == 32);
   REQUIRE(big.launch.grid[1] == 1);
-  REQUIRE(big.workspaceBytes == 0);
   REQUIRE(big.launch.sharedBytes == static_cast<unsigned>(tiledSharedBytes(2)));
   REQUIRE(gemmTemplateArgs(big, "E") == "__nv_bfloat16, tcx::Access::ColContiguous, tcx::Access::ColContiguous, E");
-  const GemmPlan f32 = planGemm(rowMajor(17, 4096, 4096, ElemType::F32), 132);
-  REQUIRE(f32.kernel == GemmKernel::Tiled);
-  REQUIRE(f32.launch.grid[0] == 64);
-  REQUIRE(f32.launch.sharedBytes == 0);
+  INFO("32 tiles on 264 block slots want 8 splits; 8 K steps of 64 allow 4 of at least two steps");
+  CHECK(big.params.splitK == 4);
+  CHECK(big.params.kPerSplit == 128);
+  CHECK(big.launch.grid[2] == 4);
+  CHECK(big.workspaceBytes == kSplitKCounterBytes + std::size_t{32} * 4 * kTiledM * kTiledN * 4);
+
+  INFO("ViT's 197 x 768 x 3072 in float: 12 tiles, 96 K steps of 32 in 22 splits of 5 steps (20 splits)");
+  const GemmPlan vit = planGemm(rowMajor(197, 768, 3072, ElemType::F32), 132);
+  REQUIRE(vit.kernel == GemmKernel::Tiled);
+  CHECK(vit.launch.grid[0] == 6);
+  CHECK(vit.launch.grid[1] == 2);
+  CHECK(vit.params.kPerSplit == 160);
+  CHECK(vit.params.splitK == 20);
+  CHECK(vit.launch.grid[2] == 20);
+  CHECK(vit.launch.sharedBytes == static_cast<unsigned>(tiledSharedBytes(4)));
+  CHECK(tiledSharedBytes(4) == 3 * (128 * 128 + 32 * (128 + kTiledBPadF32) * 4));
+
+  INFO("enough tiles: no split, no workspace");
+  const GemmPlan wide = planGemm(rowMajor(4096, 4096, 4096, ElemType::F32), 132);
+  CHECK(wide.params.splitK == 1);
+  CHECK(wide.launch.grid[2] == 1);
+  CHECK(wide.workspaceBytes == 0);
 }
 
 TEST_CASE("attention plans one wave of blocks over KV head groups and chunks", "[kernels][launch]") {

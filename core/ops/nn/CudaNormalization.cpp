@@ -1,9 +1,9 @@
-// The CUDA forms of the normalizations. The row-wise ones recompute their
-// row's statistics for every element: the fallback form favours being
-// obviously right, and library kernels are where speed belongs. They compute
-// the statistics as the CPU kernels do (Normalization.h: sums in double, the
-// variance about the mean in a second pass), in the same order, so results
-// differ from the CPU's only where the GPU contracts a multiply-add.
+// The CUDA forms of the normalizations. LayerNormalization and
+// InstanceNormalization are row forms (ops/CudaLowering.h CudaRowForm): they
+// compute the statistics as the CPU kernels do (Normalization.h: sums in
+// double, the variance about the mean in a second pass), so results differ
+// from the CPU's only in the order of the sums and where the GPU contracts a
+// multiply-add.
 
 #include "ir/Graph.h"
 #include "ops/OpRegistry.h"
@@ -16,39 +16,30 @@ namespace tcx::nn {
 
 namespace {
 
-// A loop nest over the dimensions [from, rank) of `shape` and the index it
-// visits: the output's index before `from`, the loop variables after.
-struct RowLoops {
-  std::string loops; // for-headers, to put before one statement
-  std::vector<std::string> index;
-  int64_t count = 1;
-};
-
-RowLoops rowLoops(const CudaElementContext& ctx, const Shape& shape, size_t from) {
-  RowLoops r;
-  r.index.assign(ctx.outIndex.begin(), ctx.outIndex.begin() + static_cast<std::ptrdiff_t>(from));
-  for (size_t d = from; d < shape.size(); ++d) {
-    const std::string var = fmt::format("_n{}", d);
-    r.loops += fmt::format("for (Index {0} = 0; {0} < {1}; ++{0}) ", var, shape[d]);
-    r.index.push_back(var);
-    r.count *= shape[d];
-  }
-  return r;
-}
-
-// `_mean` and `_invStdDev` (doubles) of the elements of operand 0 the loops
-// visit: moments() of Normalization.h.
-std::string momentsCode(const CudaElementContext& ctx, const RowLoops& row, double epsilon) {
-  const std::string x = ctx.operandAt(0, row.index);
-  const double n = static_cast<double>(row.count);
-  return fmt::format("double _sum = 0;\n{loops}_sum += double({x});\nconst double _mean = {n} > 0 ? _sum / {n} : 0.0;\n"
-                     "double _squares = 0;\n{loops}{{\n  const double _d = double({x}) - _mean;\n"
-                     "  _squares += _d * _d;\n}}\nconst double _variance = {n} > 0 ? _squares / {n} : 0.0;\n"
-                     "const double _invStdDev = 1.0 / tcx::op::Sqrt(_variance + {eps});\n",
-                     fmt::arg("loops", row.loops), fmt::arg("x", x), fmt::arg("n", n), fmt::arg("eps", epsilon));
-}
-
 double epsilonOf(const Node& node) { return node.attrs().getFloat("epsilon", 1e-5f); }
+
+// Normalization.h's moments() as row statistics: the mean, then the inverse
+// standard deviation from the squares about it, in double.
+std::vector<CudaRowStatistic> moments(double epsilon) {
+  return {{"double", "_mean", "0.0", "_v", "_acc + _m", "_count > 0 ? _acc / double(_count) : 0.0"},
+          {"double", "_invStdDev", "0.0", "(_v - _mean) * (_v - _mean)", "_acc + _m",
+           fmt::format("1.0 / tcx::op::Sqrt((_count > 0 ? _acc / double(_count) : 0.0) + {})", epsilon)}};
+}
+
+// The moments over the dimensions [from, rank) of operand 0, elements read
+// as double; `element` computes `out` from them.
+CudaRowForm momentsRow(const CudaElementContext& ctx, size_t from, std::string element) {
+  const Node& node = ctx.node;
+  CudaRowForm form;
+  form.types = "typedef double _T;\n";
+  form.shape = node.input(0)->type().shape;
+  for (size_t d = from; d < form.shape.size(); ++d) form.rowDims.push_back(d);
+  form.valueAt = [at = ctx.operandAt](const std::vector<std::string>& index) { return at(0, index); };
+  form.statistics = moments(epsilonOf(node));
+  form.element = std::move(element);
+  form.rowWise = ctx.output == 0;
+  return form;
+}
 
 // The index of an operand that broadcasts to the output from the right
 // (LayerNormalization's Scale and B): size-1 dimensions read element 0.
@@ -62,31 +53,34 @@ std::vector<std::string> trailingIndex(const CudaElementContext& ctx, const Shap
 // LayerNormalization: the statistics rounded to float, the stash type, and
 // Y computed in float whatever X's type, as on the CPU. Output 1 is Mean and
 // output 2 InvStdDev.
-std::string layerNormElement(const CudaElementContext& ctx) {
+CudaRowForm layerNormRow(const CudaElementContext& ctx) {
   const Node& node = ctx.node;
-  const Shape& x = node.input(0)->type().shape;
-  const LayerNormDims dims = layerNormDims(x, node.attrs());
-  std::string code = momentsCode(ctx, rowLoops(ctx, x, static_cast<size_t>(dims.axis)), epsilonOf(node)) +
-                     "const float _mu = float(_mean), _inv = float(_invStdDev);\n";
-  if (ctx.output == 1) return code + "out = _mu;\n";
-  if (ctx.output == 2) return code + "out = _inv;\n";
-  auto param = [&](size_t i) {
-    return fmt::format("float({})", ctx.operandAt(i, trailingIndex(ctx, node.input(i)->type().shape)));
-  };
-  const bool hasBias = node.numInputs() > 2 && node.input(2);
-  return code + fmt::format("out = {}((float({}) - _mu) * _inv * {} + {});\n", ctx.resultType,
-                            ctx.operandAt(0, ctx.outIndex), param(1), hasBias ? param(2) : "0.0f");
+  const LayerNormDims dims = layerNormDims(node.input(0)->type().shape, node.attrs());
+  std::string element = "const float _mu = float(_mean), _inv = float(_invStdDev);\n";
+  if (ctx.output == 1) {
+    element += "out = _mu;\n";
+  } else if (ctx.output == 2) {
+    element += "out = _inv;\n";
+  } else {
+    auto param = [&](size_t i) {
+      return fmt::format("float({})", ctx.operandAt(i, trailingIndex(ctx, node.input(i)->type().shape)));
+    };
+    const bool hasBias = node.numInputs() > 2 && node.input(2);
+    element += fmt::format("out = {}((float({}) - _mu) * _inv * {} + {});\n", ctx.resultType,
+                           ctx.operandAt(0, ctx.outIndex), param(1), hasBias ? param(2) : "0.0f");
+  }
+  return momentsRow(ctx, static_cast<size_t>(dims.axis), std::move(element));
 }
 
 // InstanceNormalization: per (image, channel) plane, folded into one
 // multiply-add of the compute type as on the CPU.
-std::string instanceNormElement(const CudaElementContext& ctx) {
+CudaRowForm instanceNormRow(const CudaElementContext& ctx) {
   const std::vector<std::string> c{ctx.outIndex[1]};
-  return momentsCode(ctx, rowLoops(ctx, ctx.node.input(0)->type().shape, 2), epsilonOf(ctx.node)) +
-         fmt::format("const {T} _a = {T}(double({scale}) * _invStdDev);\n"
-                     "const {T} _b = {T}(double({bias}) - _mean * double(_a));\nout = {T}({x}) * _a + _b;\n",
-                     fmt::arg("T", ctx.resultType), fmt::arg("scale", ctx.operandAt(1, c)),
-                     fmt::arg("bias", ctx.operandAt(2, c)), fmt::arg("x", ctx.operandAt(0, ctx.outIndex)));
+  return momentsRow(ctx, 2,
+                    fmt::format("const {T} _a = {T}(double({scale}) * _invStdDev);\n"
+                                "const {T} _b = {T}(double({bias}) - _mean * double(_a));\nout = {T}({x}) * _a + _b;\n",
+                                fmt::arg("T", ctx.resultType), fmt::arg("scale", ctx.operandAt(1, c)),
+                                fmt::arg("bias", ctx.operandAt(2, c)), fmt::arg("x", ctx.operandAt(0, ctx.outIndex))));
 }
 
 // LpNormalization: this element over the L1 or L2 norm of its line along
@@ -120,8 +114,8 @@ std::string batchNormElement(const CudaElementContext& ctx) {
 
 void registerNormalizationCudaForms(OpRegistry& registry) {
   registry.edit("BatchNormalization").cudaElement = batchNormElement;
-  registry.edit("LayerNormalization").cudaElement = layerNormElement;
-  registry.edit("InstanceNormalization").cudaElement = instanceNormElement;
+  setCudaRowForm(registry.edit("LayerNormalization"), layerNormRow);
+  setCudaRowForm(registry.edit("InstanceNormalization"), instanceNormRow);
   registry.edit("LpNormalization").cudaElement = lpNormElement;
 }
 

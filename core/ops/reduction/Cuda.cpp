@@ -214,20 +214,21 @@ std::string cumSumElement(const CudaElementContext& ctx) {
 
 // Softmax and LogSoftmax along one axis: the maximum, the sum of exp(x - max),
 // then this element.
-CudaElementFn softmaxElement(bool logForm) {
+CudaRowFormFn softmaxRow(bool logForm) {
   return [logForm](const CudaElementContext& ctx) {
     const Node& node = ctx.node;
-    const Shape& in = node.input(0)->type().shape;
-    int64_t axis = checkedAxis(node.attrs().getInt("axis", -1), static_cast<int64_t>(in.size()));
-    std::string x = ctx.operandAt(0, alongAxis(ctx.outIndex, axis, "_j")), self = ctx.operandAt(0, ctx.outIndex);
-    std::string finish = logForm ? fmt::format("out = ({} - _max) - tcx::op::Log(_sum);", self)
-                                 : fmt::format("out = tcx::op::Exp({} - _max) / _sum;", self);
-    return fmt::format("{T} _max = tcx::op::Limits<{T}>::lowest();\n"
-                       "for (Index _j = 0; _j < {n}; ++_j) _max = tcx::op::Max(_max, {T}({x}));\n"
-                       "{T} _sum = 0;\n"
-                       "for (Index _j = 0; _j < {n}; ++_j) _sum += tcx::op::Exp({T}({x}) - _max);\n{finish}\n",
-                       fmt::arg("T", ctx.resultType), fmt::arg("n", in[axis]), fmt::arg("x", x),
-                       fmt::arg("finish", finish));
+    CudaRowForm form;
+    form.types = fmt::format("typedef {} _T;\n", ctx.resultType);
+    form.shape = node.input(0)->type().shape;
+    form.rowDims = {static_cast<size_t>(
+        checkedAxis(node.attrs().getInt("axis", -1), static_cast<int64_t>(form.shape.size())))};
+    form.valueAt = [at = ctx.operandAt](const std::vector<std::string>& index) { return at(0, index); };
+    form.statistics = {{"_T", "_max", "tcx::op::Limits<_T>::lowest()", "_v", "tcx::op::Max(_acc, _m)", "_acc"},
+                       {"_T", "_sum", "_T(0)", "tcx::op::Exp(_v - _max)", "_acc + _m", "_acc"}};
+    const std::string self = fmt::format("_T({})", ctx.operandAt(0, ctx.outIndex));
+    form.element = logForm ? fmt::format("out = ({} - _max) - tcx::op::Log(_sum);\n", self)
+                           : fmt::format("out = tcx::op::Exp({} - _max) / _sum;\n", self);
+    return form;
   };
 }
 
@@ -254,8 +255,8 @@ void registerCudaForms(OpRegistry& registry) {
   registry.edit("ArgMin").cudaElement = argElement("<");
   registry.edit("Hardmax").cudaElement = hardmaxElement;
   registry.edit("CumSum").cudaElement = cumSumElement;
-  registry.edit("Softmax").cudaElement = softmaxElement(false);
-  registry.edit("LogSoftmax").cudaElement = softmaxElement(true);
+  setCudaRowForm(registry.edit("Softmax"), softmaxRow(false));
+  setCudaRowForm(registry.edit("LogSoftmax"), softmaxRow(true));
 }
 
 } // namespace tcx::reduction

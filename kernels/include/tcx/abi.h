@@ -45,15 +45,22 @@ struct GemmParams {
   int m;
   int n;
   int k;
-  // gemm_small_m only: blocks that share one output tile along K, the K range of each (a multiple
-  // of kSmallMKBlock), and how much of that range is staged in shared memory at a time.
+  // Blocks that share one output tile along K and the K range of each (a multiple of the kernel's
+  // K step); gemm_small_m only: how much of that range is staged in shared memory at a time.
   int splitK;
   int kPerSplit;
   int kChunk;
-  // gemm_small_m with splitK > 1: partial tiles and arrival counters. Zero it once when it is
-  // allocated; every launch leaves the counters at zero again.
+  // With splitK > 1: the split-K workspace (below).
   void* workspace;
 };
+
+// The GEMM kernels' split-K workspace: kSplitKCounterBytes of 4-byte arrival counters, one per
+// output tile, then the partial tiles. Zero it once when it is allocated: every launch leaves its
+// counters at zero again. One layout for every GEMM kernel, so that all the GEMMs of a plan, which
+// run one after another, share one workspace; planners split K only for at most kSplitKMaxTiles
+// output tiles.
+inline constexpr int kSplitKMaxTiles = 4096;
+inline constexpr int kSplitKCounterBytes = 4 * kSplitKMaxTiles;
 
 // Attention over (b, head, position, d). K and V have d contiguous (stride 1).
 struct AttentionParams {
@@ -129,17 +136,23 @@ inline constexpr int kSmallMF32Warps = kSmallMF32Threads / 32;
 inline constexpr int kSmallMF32KSplit = 32;
 inline constexpr int kSmallMF32KChunk = 256;
 
-// gemm_tiled: 128 x 128 output tiles, 64 deep in K, a 3-stage cp.async pipeline; at most 128
-// registers a thread, so that two blocks share a multiprocessor.
+// gemm_tiled: 128 x 128 output tiles, 128 bytes of K a step (64 16-bit or 32 float elements), a
+// 3-stage cp.async pipeline; at most 128 registers a thread, so that two blocks share a
+// multiprocessor. float B with n contiguous is staged as rows of kTiledN + kTiledBPadF32 floats
+// (gemm_tiled.cuh says why).
 inline constexpr int kTiledThreads = 256;
 inline constexpr int kTiledMinBlocks = 2;
 inline constexpr int kTiledM = 128;
 inline constexpr int kTiledN = 128;
-inline constexpr int kTiledK = 64;
+inline constexpr int kTiledRowBytes = 128;
 inline constexpr int kTiledStages = 3;
-TCX_HOST_DEVICE constexpr int tiledSharedBytes(int elemBytes) {
-  return elemBytes == 4 ? 0 : kTiledStages * (kTiledM + kTiledN) * kTiledK * elemBytes;
+inline constexpr int kTiledBPadF32 = 8;
+TCX_HOST_DEVICE constexpr int tiledKElems(int elemBytes) { return kTiledRowBytes / elemBytes; }
+TCX_HOST_DEVICE constexpr int tiledStageBytes(int elemBytes) {
+  return kTiledM * kTiledRowBytes +
+         (elemBytes == 4 ? tiledKElems(4) * (kTiledN + kTiledBPadF32) * 4 : kTiledN * kTiledRowBytes);
 }
+TCX_HOST_DEVICE constexpr int tiledSharedBytes(int elemBytes) { return kTiledStages * tiledStageBytes(elemBytes); }
 
 // conv_implicit_gemm: 128 output pixels x 64 output channels a block, 128 bytes of K a step (32
 // float or 64 16-bit elements), two stages; 8 warps of 32 x 32. Shared rows are padded by 16

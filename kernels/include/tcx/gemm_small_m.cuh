@@ -213,8 +213,7 @@ __device__ __forceinline__ void gemm_small_m_body(const GemmParams& p, const Epi
   // Split K: publish this block's tile; the last of the splitK blocks adds them all.
   unsigned* counters = static_cast<unsigned*>(p.workspace);
   const int tileId = batch * gridDim.x + tile;
-  const i64 counterBytes = (static_cast<i64>(gridDim.x) * gridDim.z * sizeof(unsigned) + 255) / 256 * 256;
-  float* partials = reinterpret_cast<float*>(static_cast<char*>(p.workspace) + counterBytes) +
+  float* partials = reinterpret_cast<float*>(static_cast<char*>(p.workspace) + kSplitKCounterBytes) +
                     static_cast<i64>(tileId) * p.splitK * kTile;
   for (int i = threadIdx.x; i < kTile / 4; i += kSmallMThreads)
     reinterpret_cast<float4*>(partials + split * kTile)[i] = reinterpret_cast<const float4*>(shared)[i];

@@ -15,8 +15,8 @@
 // Grid: (column tiles, splitK, batch); K splits in multiples of kSmallMF32KSplit rows. With splitK > 1
 // each block writes its partial tile to the workspace and the last block of a tile to arrive
 // (counted atomically) sums the splits in split order, so the result does not depend on arrival
-// order; it leaves the counter at zero for the next launch. Workspace: a 4-byte counter per tile
-// (rounded up to 256 bytes), then tiles x splitK x M x tile-width floats.
+// order; it leaves the counter at zero for the next launch. Workspace (abi.h): the counters, then
+// tiles x splitK x M x tile-width floats.
 
 #include "tcx/abi.h"
 
@@ -36,10 +36,9 @@ __device__ __forceinline__ void smallMF32Finish(const GemmParams& p, const Epilo
       for (int m = 0; m < M; ++m) epilogue(batch, m, n, acc[m]);
     return;
   }
-  const unsigned tiles = gridDim.x * gridDim.z;
   const unsigned tile = blockIdx.z * gridDim.x + blockIdx.x;
   unsigned* counters = static_cast<unsigned*>(p.workspace);
-  float* partials = reinterpret_cast<float*>(static_cast<char*>(p.workspace) + (tiles * 4 + 255) / 256 * 256);
+  float* partials = reinterpret_cast<float*>(static_cast<char*>(p.workspace) + kSplitKCounterBytes);
   const i64 splitStride = i64{M} * tileCols;
   float* mine = partials + (i64{tile} * p.splitK + blockIdx.y) * splitStride;
   if (owner)
@@ -53,13 +52,16 @@ __device__ __forceinline__ void smallMF32Finish(const GemmParams& p, const Epilo
   if (!last) return;
   __threadfence();
   if (owner) {
+    // Splits outermost, so that each step has the M loads in flight at once.
     const float* first = partials + i64{tile} * p.splitK * splitStride;
+    float sum[M];
 #pragma unroll
-    for (int m = 0; m < M; ++m) {
-      float sum = 0.0f;
-      for (int s = 0; s < p.splitK; ++s) sum += __ldcg(first + s * splitStride + m * tileCols + local);
-      epilogue(batch, m, n, sum);
-    }
+    for (int m = 0; m < M; ++m) sum[m] = 0.0f;
+    for (int s = 0; s < p.splitK; ++s)
+#pragma unroll
+      for (int m = 0; m < M; ++m) sum[m] += __ldcg(first + s * splitStride + m * tileCols + local);
+#pragma unroll
+    for (int m = 0; m < M; ++m) epilogue(batch, m, n, sum[m]);
   }
   if (threadIdx.x == 0) counters[tile] = 0;
 }

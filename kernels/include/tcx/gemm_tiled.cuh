@@ -1,74 +1,108 @@
 #ifndef TCX_GEMM_TILED_CUH
 #define TCX_GEMM_TILED_CUH
-// gemm_tiled: C = A B for any M, N, K and any strides. 16-bit types run on tensor cores
-// (mma.sync through ldmatrix from swizzled shared memory, a kTiledStages-deep cp.async pipeline); float
-// runs on the CUDA cores in fp32, never tf32, so results match an fp32 reference.
+// gemm_tiled: C = A B for any M, N, K and any strides, on tensor cores. __half and __nv_bfloat16
+// take mma.sync m16n8k16. float takes m16n8k8 on tf32 three times (3xTF32): each operand x is split
+// into big = tf32(x) and small = tf32(x - big), and acc += a_small b_big + a_big b_small + a_big
+// b_big. The product it drops, a_small b_small, is about 2^-22 of a b, below fp32's own rounding,
+// so results match an fp32 reference as PyTorch's default fp32 matmul (no tf32) does, at tensor-
+// core rather than CUDA-core speed.
 //
-// Grid: (ceil(N / tileN), ceil(M / tileM), batch), block: kTiledThreads, dynamic shared memory
-// tiledSharedBytes(sizeof(T)) (planGemm in launch.h). A with k contiguous and B with either n or k
-// contiguous take 16-byte asynchronous copies; any other view is gathered element by element
-// (correct, slow).
+// Grid: (ceil(N / kTiledN), ceil(M / kTiledM), batch x splitK), block kTiledThreads, dynamic shared
+// memory tiledSharedBytes(sizeof(T)) (planGemm in launch.h). Each step of the kTiledStages-deep
+// cp.async pipeline stages kTiledRowBytes of K of both operands (64 16-bit or 32 float elements).
+// A with k contiguous and B with either n or k contiguous take 16-byte asynchronous copies; any
+// other view is gathered element by element (correct, slow).
+//
+// Split-K (p.splitK > 1; blockIdx.z / batch is the split, p.kPerSplit a multiple of the K step):
+// each block writes its partial tile to the workspace and the last of a tile's blocks to arrive
+// (counted atomically) sums the splits in split order, so the result does not depend on arrival
+// order, runs the epilogue and leaves the counter at zero for the next launch. Workspace (abi.h):
+// the counters, then per tile splitK x kTiledM x kTiledN floats.
 
 #include "tcx/mma.cuh"
 
 namespace tcx {
 namespace detail {
 
-inline constexpr int kTiledStageElems = (kTiledM + kTiledN) * kTiledK;
+// Shared memory is addressed in 16-bit units: a float is two. K-major tiles (A; B with k
+// contiguous) are rows of kTiledRowBytes; 16-bit B with n contiguous is kTiledN elements a row.
+inline constexpr int kTiledKUnits = kTiledRowBytes / 2;
 
-// Element offset of (row, col) in a tile of rows of kRowElems 16-bit elements. Chunks of 8
-// elements (16 bytes) stay contiguous for ldmatrix; XOR-ing the chunk index with the row spreads
-// the 8 rows one ldmatrix reads over all 32 banks (rows of 64 bytes pair up, hence row / 2).
-template <int kRowElems> __device__ __forceinline__ int swizzle(int row, int col) {
-  const int flip = kRowElems >= 64 ? row & 7 : (row >> 1) & 3;
-  return row * kRowElems + (((col >> 3) ^ flip) << 3) + (col & 7);
+// Unit offset of (row, col) in a tile whose rows are kRowUnits 16-bit units (at least 64). Chunks
+// of 8 units (16 bytes) stay contiguous for ldmatrix and cp.async; XOR-ing the chunk index with
+// the row spreads the 8 rows one ldmatrix reads over all 32 banks.
+template <int kRowUnits> __device__ __forceinline__ int swizzle(int row, int col) {
+  return row * kRowUnits + (((col >> 3) ^ (row & 7)) << 3) + (col & 7);
 }
 
-// Bytes of a 16-byte chunk that lie inside the operand: `valid` of its 8 elements are.
-__device__ __forceinline__ int chunkBytes(bool rowInside, int valid, int elemBytes) {
-  return rowInside ? max(0, min(8, valid)) * elemBytes : 0;
+// Bytes of a 16-byte chunk that lie inside the operand: `valid` of its elements are.
+template <typename T> __device__ __forceinline__ int chunkBytes(bool rowInside, int valid) {
+  constexpr int kChunk = 16 / sizeof(T);
+  return rowInside ? max(0, min(kChunk, valid)) * static_cast<int>(sizeof(T)) : 0;
 }
 
-// A's tile (rows m0.., cols k0..) into `dst` as [m][k]. The gather path walks the operand's
-// contiguous dimension fastest so its loads coalesce.
-template <typename T, Access AAccess>
-__device__ __forceinline__ void loadTileA(T* dst, const GemmParams& p, const T* a, int m0, int k0) {
-  if constexpr (AAccess == Access::ColContiguous) {
-    for (int c = threadIdx.x; c < kTiledM * kTiledK / 8; c += kTiledThreads) {
-      const int r = c / (kTiledK / 8), col = 8 * (c % (kTiledK / 8));
-      const int bytes = chunkBytes(m0 + r < p.m, p.k - (k0 + col), sizeof(T));
-      cpAsync16(dst + swizzle<kTiledK>(r, col), bytes ? a + (m0 + r) * p.a.strideRow + k0 + col : a, bytes);
-    }
-  } else {
-    for (int e = threadIdx.x; e < kTiledM * kTiledK; e += kTiledThreads) {
-      const bool mFastest = AAccess == Access::RowContiguous;
-      const int r = mFastest ? e % kTiledM : e / kTiledK, col = mFastest ? e / kTiledM : e % kTiledK;
-      const int m = m0 + r, k = k0 + col;
-      dst[swizzle<kTiledK>(r, col)] =
-          m < p.m && k < p.k ? a[m * p.a.strideRow + k * p.a.strideCol] : from_float<T>(0.0f);
-    }
+// float B with n contiguous is staged [k][kTiledN + kTiledBPadF32]: ldmatrix's transpose moves
+// 16-bit halves, so those fragments are read element by element, and the padding puts a warp's 32
+// reads (4 rows of k, 8 columns) on distinct banks.
+template <typename T> __device__ __forceinline__ int nMajorOffset(int k, int n) {
+  if constexpr (isSame<T, float>)
+    return 2 * (k * (kTiledN + kTiledBPadF32) + n);
+  else
+    return swizzle<kTiledN>(k, n);
+}
+
+// A tile of kRows rows (r0.. of the operand) by one K step (k0..), k contiguous in memory at
+// `base + r * rowStride + k`, into `dst` K-major. `limitRows`: the operand's rows.
+template <typename T, int kRows>
+__device__ __forceinline__ void loadKMajor(unsigned short* dst, const T* base, i64 rowStride, int r0, int limitRows,
+                                           int k0, int limitK) {
+  constexpr int kChunk = 16 / sizeof(T), kChunksPerRow = kTiledRowBytes / 16;
+  for (int c = threadIdx.x; c < kRows * kChunksPerRow; c += kTiledThreads) {
+    const int r = c / kChunksPerRow, col = kChunk * (c % kChunksPerRow);
+    const int bytes = chunkBytes<T>(r0 + r < limitRows, limitK - (k0 + col));
+    cpAsync16(dst + swizzle<kTiledKUnits>(r, col * (sizeof(T) / 2)), bytes ? base + (r0 + r) * rowStride + k0 + col : base,
+              bytes);
   }
 }
 
-// B's tile (rows k0.., cols n0..): [n][k] when k is contiguous, else [k][n].
+// The same for any strides, element by element; `rowFastest` walks the tile's rows fastest (the
+// operand's contiguous dimension, so the loads coalesce).
+template <typename T, int kRows>
+__device__ __forceinline__ void gatherKMajor(unsigned short* dst, const T* base, i64 rowStride, i64 kStride, int r0,
+                                             int limitRows, int k0, int limitK, bool rowFastest) {
+  constexpr int kElems = kTiledRowBytes / sizeof(T);
+  for (int e = threadIdx.x; e < kRows * kElems; e += kTiledThreads) {
+    const int r = rowFastest ? e % kRows : e / kElems, col = rowFastest ? e / kRows : e % kElems;
+    const int row = r0 + r, k = k0 + col;
+    *reinterpret_cast<T*>(dst + swizzle<kTiledKUnits>(r, col * (sizeof(T) / 2))) =
+        row < limitRows && k < limitK ? base[row * rowStride + k * kStride] : from_float<T>(0.0f);
+  }
+}
+
+template <typename T, Access AAccess>
+__device__ __forceinline__ void loadTileA(unsigned short* dst, const GemmParams& p, const T* a, int m0, int k0) {
+  if constexpr (AAccess == Access::ColContiguous)
+    loadKMajor<T, kTiledM>(dst, a, p.a.strideRow, m0, p.m, k0, p.k);
+  else
+    gatherKMajor<T, kTiledM>(dst, a, p.a.strideRow, p.a.strideCol, m0, p.m, k0, p.k, AAccess == Access::RowContiguous);
+}
+
+// B's tile (rows k0.., cols n0..): K-major ([n][k]) when k is contiguous, else n-major ([k][n]).
 template <typename T, Access BAccess>
-__device__ __forceinline__ void loadTileB(T* dst, const GemmParams& p, const T* b, int n0, int k0) {
-  if constexpr (BAccess == Access::ColContiguous) {
-    for (int c = threadIdx.x; c < kTiledK * kTiledN / 8; c += kTiledThreads) {
-      const int r = c / (kTiledN / 8), col = 8 * (c % (kTiledN / 8));
-      const int bytes = chunkBytes(k0 + r < p.k, p.n - (n0 + col), sizeof(T));
-      cpAsync16(dst + swizzle<kTiledN>(r, col), bytes ? b + (k0 + r) * p.b.strideRow + n0 + col : b, bytes);
-    }
-  } else if constexpr (BAccess == Access::RowContiguous) {
-    for (int c = threadIdx.x; c < kTiledN * kTiledK / 8; c += kTiledThreads) {
-      const int r = c / (kTiledK / 8), col = 8 * (c % (kTiledK / 8));
-      const int bytes = chunkBytes(n0 + r < p.n, p.k - (k0 + col), sizeof(T));
-      cpAsync16(dst + swizzle<kTiledK>(r, col), bytes ? b + (n0 + r) * p.b.strideCol + k0 + col : b, bytes);
+__device__ __forceinline__ void loadTileB(unsigned short* dst, const GemmParams& p, const T* b, int n0, int k0) {
+  constexpr int kElems = kTiledRowBytes / sizeof(T), kChunk = 16 / sizeof(T);
+  if constexpr (BAccess == Access::RowContiguous) {
+    loadKMajor<T, kTiledN>(dst, b, p.b.strideCol, n0, p.n, k0, p.k);
+  } else if constexpr (BAccess == Access::ColContiguous) {
+    for (int c = threadIdx.x; c < kElems * kTiledN / kChunk; c += kTiledThreads) {
+      const int r = c / (kTiledN / kChunk), col = kChunk * (c % (kTiledN / kChunk));
+      const int bytes = chunkBytes<T>(k0 + r < p.k, p.n - (n0 + col));
+      cpAsync16(dst + nMajorOffset<T>(r, col), bytes ? b + (k0 + r) * p.b.strideRow + n0 + col : b, bytes);
     }
   } else {
-    for (int e = threadIdx.x; e < kTiledK * kTiledN; e += kTiledThreads) {
+    for (int e = threadIdx.x; e < kElems * kTiledN; e += kTiledThreads) {
       const int r = e / kTiledN, col = e % kTiledN, k = k0 + r, n = n0 + col;
-      dst[swizzle<kTiledN>(r, col)] =
+      *reinterpret_cast<T*>(dst + nMajorOffset<T>(r, col)) =
           k < p.k && n < p.n ? b[k * p.b.strideRow + n * p.b.strideCol] : from_float<T>(0.0f);
     }
   }
@@ -84,21 +118,137 @@ __device__ __forceinline__ void groupedTile(int& tileM, int& tileN) {
   tileN = id % perGroup / groupRows;
 }
 
+// B's fragments for one 32-byte step of K (ks) and the warp's four 8-column tiles:
+// b[ni] = {b0, b1} as mma.cuh lays them out.
+template <typename T, Access BAccess>
+__device__ __forceinline__ void loadFragmentsB(unsigned (&b)[4][2], const unsigned short* bs, int ks, int warpN,
+                                               int lane) {
+  if constexpr (BAccess == Access::RowContiguous || !isSame<T, float>) {
+#pragma unroll
+    for (int pair = 0; pair < 2; ++pair) {
+      unsigned r[4];
+      if constexpr (BAccess == Access::RowContiguous)
+        ldmatrixX4(r, bs + swizzle<kTiledKUnits>(warpN * 32 + pair * 16 + lane % 8 + lane / 16 * 8,
+                                                 ks * 16 + (lane / 8) % 2 * 8));
+      else
+        ldmatrixX4Trans(r, bs + swizzle<kTiledN>(ks * 16 + lane % 8 + (lane / 8) % 2 * 8,
+                                                 warpN * 32 + pair * 16 + lane / 16 * 8));
+      b[2 * pair][0] = r[0];
+      b[2 * pair][1] = r[1];
+      b[2 * pair + 1][0] = r[2];
+      b[2 * pair + 1][1] = r[3];
+    }
+  } else {
+    const int g = lane / 4, t = lane % 4;
+    const unsigned* words = reinterpret_cast<const unsigned*>(bs);
+#pragma unroll
+    for (int ni = 0; ni < 4; ++ni) {
+      const int n = warpN * 32 + ni * 8 + g;
+      b[ni][0] = words[nMajorOffset<float>(ks * 8 + t, n) / 2];
+      b[ni][1] = words[nMajorOffset<float>(ks * 8 + t + 4, n) / 2];
+    }
+  }
+}
+
+// acc += A B for one 32-byte step of K: one m16n8k16 per tile for 16-bit T; for float, three
+// m16n8k8 tf32 (3xTF32, the header says why) with B already split into bBig (b) and bSmall.
+template <typename T>
+__device__ __forceinline__ void mmaTiles(float (&acc)[4][4], const unsigned (&a)[4], const unsigned (&b)[4][2],
+                                         const unsigned (&bSmall)[4][2]) {
+  if constexpr (isSame<T, float>) {
+    unsigned aBig[4], aSmall[4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) splitTf32(a[i], aBig[i], aSmall[i]);
+    // The tensor cores add into their accumulator rounding toward zero, which over a long K
+    // loses about as much as tf32 itself: each step's three products are summed apart and
+    // added to acc on the CUDA cores, rounding to nearest.
+#pragma unroll
+    for (int ni = 0; ni < 4; ++ni) {
+      float step[4] = {};
+      mma1688Tf32(step, aSmall, b[ni][0], b[ni][1]);
+      mma1688Tf32(step, aBig, bSmall[ni][0], bSmall[ni][1]);
+      mma1688Tf32(step, aBig, b[ni][0], b[ni][1]);
+#pragma unroll
+      for (int e = 0; e < 4; ++e) acc[ni][e] += step[e];
+    }
+  } else {
+#pragma unroll
+    for (int ni = 0; ni < 4; ++ni) mma16816<T>(acc[ni], a, b[ni][0], b[ni][1]);
+  }
+}
+
+// Hands the block's accumulators to the epilogue, through the split-K handshake when there is
+// one. Fragment e of acc[mi][ni] is output (m0 + rowOf(mi, e), n0 + colOf(ni, e)).
+template <typename Epilogue>
+__device__ __forceinline__ void tiledFinish(const GemmParams& p, const Epilogue& epilogue, float (&acc)[4][4][4],
+                                            int batch, int split, int mBase, int nBase) {
+  const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  if (p.splitK > 1) {
+    constexpr int kPerThread = kTiledM * kTiledN / kTiledThreads;
+    const unsigned tile = (batch * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+    unsigned* counters = static_cast<unsigned*>(p.workspace);
+    float* partials = reinterpret_cast<float*>(static_cast<char*>(p.workspace) + kSplitKCounterBytes);
+    float* first = partials + i64{tile} * p.splitK * kTiledM * kTiledN + threadIdx.x;
+    float* mine = first + i64{split} * kTiledM * kTiledN;
+    // Accumulator i = (mi * 4 + ni) * 4 + e at first[i * kTiledThreads]: coalesced across the block.
+#pragma unroll
+    for (int i = 0; i < kPerThread; ++i) mine[i * kTiledThreads] = acc[i / 16][i / 4 % 4][i % 4];
+    __threadfence();
+    __syncthreads();
+    __shared__ bool last;
+    if (threadIdx.x == 0) last = atomicAdd(&counters[tile], 1u) == static_cast<unsigned>(p.splitK - 1);
+    __syncthreads();
+    if (!last) return;
+    __threadfence();
+    // Splits outermost: each step has the thread's 64 loads in flight at once (a split at a
+    // time per element would wait out an L2 round trip per load).
+#pragma unroll
+    for (int i = 0; i < kPerThread; ++i) acc[i / 16][i / 4 % 4][i % 4] = 0.0f;
+    for (int s = 0; s < p.splitK; ++s)
+#pragma unroll
+      for (int i = 0; i < kPerThread; ++i)
+        acc[i / 16][i / 4 % 4][i % 4] += __ldcg(first + (i64{s} * kTiledM * kTiledN + i * kTiledThreads));
+    if (threadIdx.x == 0) counters[tile] = 0;
+  }
+#pragma unroll
+  for (int mi = 0; mi < 4; ++mi)
+#pragma unroll
+    for (int ni = 0; ni < 4; ++ni)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const int m = mBase + mi * 16 + g + 8 * (e / 2);
+        const int n = nBase + ni * 8 + 2 * t + e % 2;
+        if (m < p.m && n < p.n)
+          epilogue(batch, m, n, acc[mi][ni][e]);
+      }
+}
+
+} // namespace detail
+
+// T: __half, __nv_bfloat16 or float. AAccess describes A (m, k), BAccess describes B (k, n);
+// Strided is always correct.
 template <typename T, Access AAccess, Access BAccess, typename Epilogue>
-__device__ __forceinline__ void gemmTiledTensorCore(const GemmParams& p, const Epilogue& epilogue) {
-  T* stages = reinterpret_cast<T*>(dynamicShared());
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+__device__ __forceinline__ void gemm_tiled_body(const GemmParams& p, const Epilogue& epilogue) {
+  using namespace detail;
+  constexpr int kElems = kTiledRowBytes / sizeof(T);
+  constexpr int kAUnits = kTiledM * kTiledKUnits;
+  constexpr int kStageUnits = tiledStageBytes(sizeof(T)) / 2;
+  // float's three products a step need the registers an unrolled K step would take.
+  constexpr int kUnrollK = isSame<T, float> ? 1 : kTiledKUnits / 16;
+  unsigned short* stages = reinterpret_cast<unsigned short*>(dynamicShared());
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int warpM = warp / 4, warpN = warp % 4; // 2 x 4 warps of 64 x 32
-  const int batch = blockIdx.z;
+  const int batch = blockIdx.z % p.batch, split = blockIdx.z / p.batch;
   int tileM, tileN;
   groupedTile(tileM, tileN);
   const int m0 = tileM * kTiledM, n0 = tileN * kTiledN;
   const T* a = static_cast<const T*>(p.a.data) + batch * p.a.strideBatch;
   const T* b = static_cast<const T*>(p.b.data) + batch * p.b.strideBatch;
-  const int kTiles = (p.k + kTiledK - 1) / kTiledK;
+  const int kBegin = split * p.kPerSplit;
+  const int kTiles = (min(p.k, kBegin + p.kPerSplit) - kBegin + kElems - 1) / kElems;
   auto load = [&](int stage, int kt) {
-    loadTileA<T, AAccess>(stages + stage * kTiledStageElems, p, a, m0, kt * kTiledK);
-    loadTileB<T, BAccess>(stages + stage * kTiledStageElems + kTiledM * kTiledK, p, b, n0, kt * kTiledK);
+    loadTileA<T, AAccess>(stages + stage * kStageUnits, p, a, m0, kBegin + kt * kElems);
+    loadTileB<T, BAccess>(stages + stage * kStageUnits + kAUnits, p, b, n0, kBegin + kt * kElems);
   };
 
 #pragma unroll
@@ -118,147 +268,27 @@ __device__ __forceinline__ void gemmTiledTensorCore(const GemmParams& p, const E
       load((kt + kTiledStages - 1) % kTiledStages, kt + kTiledStages - 1);
     cpAsyncCommit();
 
-    const T* as = stages + kt % kTiledStages * kTiledStageElems;
-    const T* bs = as + kTiledM * kTiledK;
-#pragma unroll
-    for (int ks = 0; ks < kTiledK / 16; ++ks) {
-      unsigned af[4][4], bf[4][2];
-#pragma unroll
-      for (int mi = 0; mi < 4; ++mi)
-        ldmatrixX4(af[mi], as + swizzle<kTiledK>(warpM * 64 + mi * 16 + lane % 16, ks * 16 + lane / 16 * 8));
-#pragma unroll
-      for (int pair = 0; pair < 2; ++pair) {
-        unsigned r[4];
-        if constexpr (BAccess == Access::RowContiguous)
-          ldmatrixX4(r, bs + swizzle<kTiledK>(warpN * 32 + pair * 16 + lane % 8 + lane / 16 * 8,
-                                       ks * 16 + (lane / 8) % 2 * 8));
-        else
-          ldmatrixX4Trans(r, bs + swizzle<kTiledN>(ks * 16 + lane % 8 + (lane / 8) % 2 * 8,
-                                             warpN * 32 + pair * 16 + lane / 16 * 8));
-        bf[2 * pair][0] = r[0];
-        bf[2 * pair][1] = r[1];
-        bf[2 * pair + 1][0] = r[2];
-        bf[2 * pair + 1][1] = r[3];
-      }
-#pragma unroll
-      for (int mi = 0; mi < 4; ++mi)
+    const unsigned short* as = stages + kt % kTiledStages * kStageUnits;
+    const unsigned short* bs = as + kAUnits;
+#pragma unroll kUnrollK
+    for (int ks = 0; ks < kTiledKUnits / 16; ++ks) {
+      unsigned bf[4][2], bSmall[4][2] = {};
+      loadFragmentsB<T, BAccess>(bf, bs, ks, warpN, lane);
+      if constexpr (isSame<T, float>)
 #pragma unroll
         for (int ni = 0; ni < 4; ++ni)
-          mma16816<T>(acc[mi][ni], af[mi], bf[ni][0], bf[ni][1]);
+#pragma unroll
+          for (int j = 0; j < 2; ++j) splitTf32(bf[ni][j], bf[ni][j], bSmall[ni][j]);
+#pragma unroll
+      for (int mi = 0; mi < 4; ++mi) {
+        unsigned af[4];
+        ldmatrixX4(af, as + swizzle<kTiledKUnits>(warpM * 64 + mi * 16 + lane % 16, ks * 16 + lane / 16 * 8));
+        mmaTiles<T>(acc[mi], af, bf, bSmall);
+      }
     }
   }
   cpAsyncWait<0>();
-
-#pragma unroll
-  for (int mi = 0; mi < 4; ++mi)
-#pragma unroll
-    for (int ni = 0; ni < 4; ++ni)
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const int m = m0 + warpM * 64 + mi * 16 + g + 8 * (e / 2);
-        const int n = n0 + warpN * 32 + ni * 8 + 2 * t + e % 2;
-        if (m < p.m && n < p.n)
-          epilogue(batch, m, n, acc[mi][ni][e]);
-      }
-}
-
-inline constexpr int kSimtM = 64, kSimtN = 64, kSimtK = 16;
-
-// fp32 on the CUDA cores: 64 x 64 tiles, 4 x 4 outputs per thread, register-prefetched double
-// buffering. Element loads walk each operand's contiguous dimension fastest.
-template <Access AAccess, Access BAccess, typename Epilogue>
-__device__ __forceinline__ void gemmTiledSimt(const GemmParams& p, const Epilogue& epilogue) {
-  constexpr int kPerThread = kSimtM * kSimtK / kTiledThreads;
-  __shared__ float as[2][kSimtK][kSimtM + 4];
-  __shared__ float bs[2][kSimtK][kSimtN + 4];
-  const int tx = threadIdx.x % 16, ty = threadIdx.x / 16, batch = blockIdx.z;
-  int tileM, tileN;
-  groupedTile(tileM, tileN);
-  const int m0 = tileM * kSimtM, n0 = tileN * kSimtN;
-  const float* a = static_cast<const float*>(p.a.data) + batch * p.a.strideBatch;
-  const float* b = static_cast<const float*>(p.b.data) + batch * p.b.strideBatch;
-  const int kTiles = (p.k + kSimtK - 1) / kSimtK;
-
-  // Element e of a tile load as (row, col) of the 64 x 16 (A) or 16 x 64 (B) tile.
-  auto aCoord = [](int e, int& m, int& k) {
-    const bool mFastest = AAccess == Access::RowContiguous;
-    m = mFastest ? e % kSimtM : e / kSimtK;
-    k = mFastest ? e / kSimtM : e % kSimtK;
-  };
-  auto bCoord = [](int e, int& k, int& n) {
-    const bool kFastest = BAccess == Access::RowContiguous;
-    k = kFastest ? e % kSimtK : e / kSimtN;
-    n = kFastest ? e / kSimtK : e % kSimtN;
-  };
-  float ra[kPerThread], rb[kPerThread];
-  auto fetch = [&](int kt) {
-#pragma unroll
-    for (int i = 0; i < kPerThread; ++i) {
-      int m, k, kb, n;
-      aCoord(threadIdx.x + i * kTiledThreads, m, k);
-      bCoord(threadIdx.x + i * kTiledThreads, kb, n);
-      m += m0, k += kt * kSimtK, kb += kt * kSimtK, n += n0;
-      ra[i] = m < p.m && k < p.k ? a[m * p.a.strideRow + k * p.a.strideCol] : 0.0f;
-      rb[i] = kb < p.k && n < p.n ? b[kb * p.b.strideRow + n * p.b.strideCol] : 0.0f;
-    }
-  };
-  auto publish = [&](int buffer) {
-#pragma unroll
-    for (int i = 0; i < kPerThread; ++i) {
-      int m, k, kb, n;
-      aCoord(threadIdx.x + i * kTiledThreads, m, k);
-      bCoord(threadIdx.x + i * kTiledThreads, kb, n);
-      as[buffer][k][m] = ra[i];
-      bs[buffer][kb][n] = rb[i];
-    }
-  };
-
-  float acc[4][4] = {};
-  fetch(0);
-  publish(0);
-  __syncthreads();
-  for (int kt = 0; kt < kTiles; ++kt) {
-    if (kt + 1 < kTiles)
-      fetch(kt + 1);
-#pragma unroll
-    for (int kk = 0; kk < kSimtK; ++kk) {
-      float av[4], bv[4];
-#pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        av[i] = as[kt % 2][kk][ty + 16 * i];
-        bv[i] = bs[kt % 2][kk][tx + 16 * i];
-      }
-#pragma unroll
-      for (int i = 0; i < 4; ++i)
-#pragma unroll
-        for (int j = 0; j < 4; ++j)
-          acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
-    }
-    if (kt + 1 < kTiles)
-      publish((kt + 1) % 2);
-    __syncthreads();
-  }
-
-#pragma unroll
-  for (int i = 0; i < 4; ++i)
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {
-      const int m = m0 + ty + 16 * i, n = n0 + tx + 16 * j;
-      if (m < p.m && n < p.n)
-        epilogue(batch, m, n, acc[i][j]);
-    }
-}
-
-} // namespace detail
-
-// T: __half and __nv_bfloat16 on tensor cores, float on CUDA cores. AAccess describes A (m, k),
-// BAccess describes B (k, n); Strided is always correct.
-template <typename T, Access AAccess, Access BAccess, typename Epilogue>
-__device__ __forceinline__ void gemm_tiled_body(const GemmParams& p, const Epilogue& epilogue) {
-  if constexpr (isSame<T, float>)
-    detail::gemmTiledSimt<AAccess, BAccess>(p, epilogue);
-  else
-    detail::gemmTiledTensorCore<T, AAccess, BAccess>(p, epilogue);
+  tiledFinish(p, epilogue, acc, batch, split, m0 + warpM * 64, n0 + warpN * 32);
 }
 
 } // namespace tcx

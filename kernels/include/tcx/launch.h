@@ -67,6 +67,14 @@ namespace detail {
 constexpr i64 ceilDiv(i64 a, i64 b) { return (a + b - 1) / b; }
 constexpr i64 roundUp(i64 a, i64 b) { return ceilDiv(a, b) * b; }
 
+// The splits a planner wants, or none where the tiles outnumber the workspace's counters (abi.h).
+constexpr i64 splitsFor(i64 wanted, i64 tiles) { return tiles > kSplitKMaxTiles ? 1 : wanted; }
+
+// The split-K workspace (abi.h) for `partialFloats` floats of partial tiles.
+constexpr std::size_t splitKWorkspaceBytes(i64 partialFloats) {
+  return static_cast<std::size_t>(kSplitKCounterBytes + partialFloats * 4);
+}
+
 constexpr LaunchConfig launch1d(i64 gx, i64 gy, i64 gz, int threads, i64 sharedBytes) {
   return {{static_cast<unsigned>(gx), static_cast<unsigned>(gy), static_cast<unsigned>(gz)},
           {static_cast<unsigned>(threads), 1, 1},
@@ -144,21 +152,29 @@ inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0) {
     const int tileN = plan.bAccess == Access::RowContiguous ? kSmallMF32Warps : kSmallMF32Threads;
     const i64 tiles = ceilDiv(pr.n, tileN) * pr.batch;
     const i64 slices = ceilDiv(pr.k, kSmallMF32KSplit);
-    const i64 wanted = splitK > 0 ? splitK : ceilDiv(8 * i64{smCount}, tiles);
+    const i64 wanted = splitsFor(splitK > 0 ? splitK : ceilDiv(8 * i64{smCount}, tiles), tiles);
     const i64 kPerSplit = ceilDiv(slices, std::clamp<i64>(wanted, 1, std::max<i64>(slices, 1))) * kSmallMF32KSplit;
     p.kPerSplit = static_cast<int>(kPerSplit);
     p.splitK = static_cast<int>(std::max<i64>(1, ceilDiv(pr.k, kPerSplit)));
     plan.launch = launch1d(ceilDiv(pr.n, tileN), p.splitK, pr.batch, kSmallMF32Threads, 0);
     if (p.splitK > 1)
-      plan.workspaceBytes =
-          static_cast<std::size_t>(roundUp(tiles * 4, 256) + tiles * p.splitK * pr.m * tileN * 4);
+      plan.workspaceBytes = splitKWorkspaceBytes(tiles * p.splitK * pr.m * tileN);
     return plan;
   }
   if (pr.type == ElemType::F32 || pr.m > kSmallMMaxRows) {
+    // Split K when the tiles alone leave multiprocessors idle (ViT's 197 x 768 outputs are 12
+    // tiles): up to kTiledMinBlocks blocks a multiprocessor, each split at least two K steps.
     plan.kernel = GemmKernel::Tiled;
-    const int tile = pr.type == ElemType::F32 ? 64 : kTiledM; // gemm_tiled.cuh's kSimt* for float
-    plan.launch = launch1d(ceilDiv(pr.n, tile), ceilDiv(pr.m, tile), pr.batch, kTiledThreads,
+    const i64 tiles = ceilDiv(pr.n, kTiledN) * ceilDiv(pr.m, kTiledM) * pr.batch;
+    const i64 steps = ceilDiv(pr.k, tiledKElems(elemBytes(pr.type)));
+    const i64 wanted = splitsFor(splitK > 0 ? splitK : i64{kTiledMinBlocks} * smCount / tiles, tiles);
+    const i64 stepsPerSplit = ceilDiv(steps, std::clamp<i64>(wanted, 1, std::max<i64>(1, steps / 2)));
+    p.kPerSplit = static_cast<int>(stepsPerSplit * tiledKElems(elemBytes(pr.type)));
+    p.splitK = static_cast<int>(ceilDiv(steps, stepsPerSplit));
+    plan.launch = launch1d(ceilDiv(pr.n, kTiledN), ceilDiv(pr.m, kTiledM), i64{pr.batch} * p.splitK, kTiledThreads,
                            tiledSharedBytes(elemBytes(pr.type)));
+    if (p.splitK > 1)
+      plan.workspaceBytes = splitKWorkspaceBytes(tiles * p.splitK * kTiledM * kTiledN);
     return plan;
   }
 
@@ -167,7 +183,7 @@ inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0) {
   const i64 tiles = ceilDiv(pr.n, kSmallMTileN) * pr.batch;
   const i64 slices = ceilDiv(pr.k, kSmallMKBlock);
   const i64 maxSplit = std::max<i64>(1, slices / (kSmallMThreads / 32));
-  const i64 wanted = splitK > 0 ? splitK : smallMMinBlocks(plan.mTiles) * i64{smCount} / tiles;
+  const i64 wanted = splitsFor(splitK > 0 ? splitK : smallMMinBlocks(plan.mTiles) * i64{smCount} / tiles, tiles);
   const i64 kPerSplit = ceilDiv(slices, std::clamp<i64>(wanted, 1, maxSplit)) * kSmallMKBlock;
   p.kPerSplit = static_cast<int>(kPerSplit);
   p.splitK = static_cast<int>(ceilDiv(pr.k, kPerSplit));
@@ -178,8 +194,7 @@ inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0) {
   plan.launch = launch1d(ceilDiv(pr.n, kSmallMTileN), p.splitK, pr.batch, kSmallMThreads,
                          smallMSharedBytes(plan.mTiles, p.kChunk, plan.bAccess, pr.type));
   if (p.splitK > 1)
-    plan.workspaceBytes = static_cast<std::size_t>(
-        roundUp(tiles * 4, 256) + tiles * p.splitK * (8 * plan.mTiles) * kSmallMTileN * 4);
+    plan.workspaceBytes = splitKWorkspaceBytes(tiles * p.splitK * (8 * plan.mTiles) * kSmallMTileN);
   return plan;
 }
 

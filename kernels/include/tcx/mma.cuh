@@ -56,6 +56,14 @@ __device__ __forceinline__ float toTf32(float x) {
   return __uint_as_float(r);
 }
 
+// x (fp32 bits) = big + small, both tf32, for 3xTF32: big is x rounded to tf32 and small the
+// rounding of the remainder, which fp32 holds exactly.
+__device__ __forceinline__ void splitTf32(unsigned x, unsigned& big, unsigned& small) {
+  const float value = __uint_as_float(x), high = toTf32(value);
+  big = __float_as_uint(high);
+  small = __float_as_uint(toTf32(value - high));
+}
+
 // One 32-byte step of K on tensor cores: m16n8k16 for 16-bit T, m16n8k8 tf32 for float.
 template <typename T>
 __device__ __forceinline__ void mmaStep(float (&c)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) {

@@ -1,6 +1,7 @@
 // Gemm and MatMul on the library GEMMs: every transpose, alpha and beta, a
 // bias broadcast from a row, a column or a scalar, fp32 rows few enough for
-// gemm_small_m_f32 (both of its mappings of B) and too many, 16-bit types,
+// gemm_small_m_f32 (both of its mappings of B) and too many (gemm_tiled's
+// 3xTF32, K split), 16-bit types on gemm_small_m and gemm_tiled,
 // and operands read through a virtual (transposed) view.
 
 #include "CaseSupport.h"
@@ -33,8 +34,10 @@ OpCase gemmCase(DType dtype, int64_t m) {
 
 std::vector<OpCase> gemmCases() {
   std::vector<OpCase> cases;
-  for (int64_t m : {1, 5, 16, 33}) cases.push_back(gemmCase(DType::F32, m));
-  for (DType dtype : {DType::F16, DType::BF16}) cases.push_back(gemmCase(dtype, 9));
+  // 33 and 200 rows take gemm_tiled with K split in two (one or two 128-row tiles, the second ragged).
+  for (int64_t m : {1, 5, 16, 33, 200}) cases.push_back(gemmCase(DType::F32, m));
+  for (DType dtype : {DType::F16, DType::BF16})
+    for (int64_t m : {9, 100}) cases.push_back(gemmCase(dtype, m));
   return cases;
 }
 

@@ -1,5 +1,6 @@
 // The normalizations: LayerNormalization over one or several trailing
-// dimensions with broadcast Scale and B and its statistics outputs,
+// dimensions (rows short and long) with broadcast Scale and B and its
+// statistics outputs,
 // InstanceNormalization over 1-D and 2-D planes, LpNormalization of both
 // orders along each kind of axis.
 
@@ -27,6 +28,9 @@ OpCase layerNormCase(DType dtype) {
               b.output(out);
             b.output(b.op("LayerNormalization",
                           {feed(b, "v", dtype, kRagged, Feed::Sliced), b.input("v_scale", dtype, {13}), bias}));
+            // Rows of BERT's hidden size: a block per row on the GPU.
+            b.output(b.op("LayerNormalization", {b.input("hidden", dtype, {5, 768}), b.input("h_scale", dtype, {768}),
+                                                 b.input("h_bias", dtype, {768})}));
             return b.finish();
           }};
 }

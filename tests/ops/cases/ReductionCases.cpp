@@ -116,6 +116,23 @@ OpCase cumSumCase(DType dtype) {
           }};
 }
 
+// Softmax and LogSoftmax along each kind of axis: rows long enough for the
+// GPU's block per row (a row of 300 as attention scores have, the outer
+// axis), and short rows, which keep a thread per element.
+OpCase softmaxCase(const std::string& op, DType dtype) {
+  return {caseName(op, dtype), [=] {
+            GraphBuilder b(op);
+            const Shape scores{2, 3, 300};
+            Value* x = b.op("Mul", {withNegatives(b, b.input("x", dtype, scores)),
+                                    b.constant("eight", Tensor::filled(dtype, {}, 8.0))});
+            b.output(b.op(op, {x}));
+            b.output(b.op(op, {x}, attrs({{"axis", 1}})));
+            b.output(b.op(op, {b.input("outer", dtype, {40, 3, 7})}, attrs({{"axis", 0}})));
+            b.output(b.op(op, {feed(b, "v", dtype, scores, Feed::Transposed)}));
+            return b.finish();
+          }};
+}
+
 } // namespace
 
 std::vector<OpCase> reductionCases() {
@@ -150,6 +167,8 @@ std::vector<OpCase> reductionCases() {
   for (const char* op : {"ArgMax", "ArgMin"})
     for (DType dtype : {DType::F32, DType::F16, DType::I32, DType::U8}) cases.push_back(argCase(op, dtype));
   for (DType dtype : floats) cases.push_back(hardmaxCase(dtype));
+  for (const char* op : {"Softmax", "LogSoftmax"})
+    for (DType dtype : {DType::F32, DType::F16}) cases.push_back(softmaxCase(op, dtype));
   for (DType dtype : {DType::F32, DType::F16, DType::I64, DType::I32, DType::I8}) cases.push_back(cumSumCase(dtype));
   return cases;
 }
