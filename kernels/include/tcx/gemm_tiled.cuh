@@ -178,7 +178,7 @@ __device__ __forceinline__ void mmaTiles(float (&acc)[4][4], const unsigned (&a)
 }
 
 // Hands the block's accumulators to the epilogue, through the split-K handshake when there is
-// one. Fragment e of acc[mi][ni] is output (m0 + rowOf(mi, e), n0 + colOf(ni, e)).
+// one. Element e of acc[mi][ni] is output (mBase + 16 mi + g + 8 (e / 2), nBase + 8 ni + 2 t + e % 2).
 template <typename Epilogue>
 __device__ __forceinline__ void tiledFinish(const GemmParams& p, const Epilogue& epilogue, float (&acc)[4][4][4],
                                             int batch, int split, int mBase, int nBase) {
