@@ -4,6 +4,7 @@
 #include "Samples.h"
 
 #include "codegen/CudaCodegen.h"
+#include "tcx/launch.h"
 #include "ops/GraphBuilder.h"
 #include "target/GpuPreset.h"
 #include "pipeline/VtcSession.h"
@@ -179,6 +180,35 @@ TEST_CASE("row-wise ops run a block per row where rows are long", "[codegen]") {
   // LayerNorm's mean and inverse standard deviation, softmax's max and sum.
   CHECK(countOccurrences(code.source, "__shared__ double _part1[256]") == 1);
   CHECK(countOccurrences(code.source, "__shared__ _T _part1[256]") == 1);
+}
+
+TEST_CASE("the GEMMs of a plan share one zeroed split-K workspace, as big as the largest asks", "[codegen]") {
+  // ViT's q projection (12 tiles, K split in 12) and its MLP's second layer (K split in 20); a GEMM with
+  // enough tiles takes no workspace. One buffer serves all: each launch leaves its counters at zero,
+  // and abi.h puts the counters of every GEMM kernel in one fixed region before the partial tiles.
+  GraphBuilder b("splits");
+  Value* x = b.input("x", DType::F32, {197, 768});
+  b.output(b.op("MatMul", {x, b.input("wq", DType::F32, {768, 768})}));
+  b.output(b.op("MatMul", {b.input("h", DType::F32, {197, 3072}), b.input("w2", DType::F32, {3072, 768})}));
+  b.output(b.op("MatMul", {b.input("big", DType::F32, {2048, 1024}), b.input("w3", DType::F32, {1024, 2048})}));
+  VtcSession s(b.finish(), defaultGpuPreset());
+  const GeneratedPlan code = generateCuda(s.baselinePlan());
+  REQUIRE(countLaunches(code, "gemm") == 3);
+  std::vector<int64_t> zeroed;
+  size_t buffer = 0;
+  for (size_t i = 0; i < code.scratchBytes.size(); ++i)
+    if (code.scratchZeroed[i]) zeroed.push_back(code.scratchBytes[i]), buffer = code.numPlanBuffers + i;
+  REQUIRE(zeroed.size() == 1);
+  const int smCount = defaultGpuPreset().smCount;
+  auto workspace = [&](int m, int n, int k) {
+    GemmProblem pr;
+    pr.type = ElemType::F32, pr.m = m, pr.n = n, pr.k = k;
+    return static_cast<int64_t>(planGemm(pr, smCount).workspaceBytes);
+  };
+  CHECK(zeroed[0] == std::max(workspace(197, 768, 768), workspace(197, 768, 3072)));
+  CHECK(workspace(2048, 2048, 1024) == 0);
+  CHECK(countOccurrences(code.source, "p.workspace = b.p[" + std::to_string(buffer) + "]") == 2);
+  CHECK(countOccurrences(code.source, "p.workspace = nullptr") == 1);
 }
 
 TEST_CASE("a plan kernel's code is guarded so that the module compiles in parts", "[codegen]") {

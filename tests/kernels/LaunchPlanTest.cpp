@@ -114,6 +114,12 @@ TEST_CASE("large M and float take gemm_tiled, K split until the tiles fill the G
   CHECK(vit.launch.sharedBytes == static_cast<unsigned>(tiledSharedBytes(4)));
   CHECK(tiledSharedBytes(4) == 3 * (128 * 128 + 32 * (128 + kTiledBPadF32) * 4));
 
+  INFO("more tiles than the workspace has counters for: never split");
+  const GemmPlan many = planGemm(rowMajor(1, kSmallMF32Threads * (kSplitKMaxTiles + 1), 4096, ElemType::F32), 132, 8);
+  REQUIRE(many.kernel == GemmKernel::SmallMF32);
+  CHECK(many.params.splitK == 1);
+  CHECK(many.workspaceBytes == 0);
+
   INFO("enough tiles: no split, no workspace");
   const GemmPlan wide = planGemm(rowMajor(4096, 4096, 4096, ElemType::F32), 132);
   CHECK(wide.params.splitK == 1);
