@@ -1,9 +1,10 @@
-// The CUDA forms of the normalizations. LayerNormalization and
-// InstanceNormalization are row forms (ops/CudaLowering.h CudaRowForm): they
-// compute the statistics as the CPU kernels do (Normalization.h: sums in
-// double, the variance about the mean in a second pass), so results differ
-// from the CPU's only in the order of the sums and where the GPU contracts a
-// multiply-add.
+// The CUDA forms of the normalizations. LayerNormalization,
+// InstanceNormalization and LpNormalization are row forms (ops/CudaLowering.h
+// CudaRowForm). The first two compute their moments as the CPU kernels do
+// (Normalization.h: sums in double, the variance about the mean in a second
+// pass), so results differ from the CPU's only in the order of the sums and
+// where the GPU contracts a multiply-add; LpNormalization sums in the compute
+// type, as the CPU does.
 
 #include "ir/Graph.h"
 #include "ops/OpRegistry.h"
@@ -85,18 +86,18 @@ CudaRowForm instanceNormRow(const CudaElementContext& ctx) {
 
 // LpNormalization: this element over the L1 or L2 norm of its line along
 // the axis, summed in the compute type.
-std::string lpNormElement(const CudaElementContext& ctx) {
-  const AttrMap& attrs = ctx.node.attrs();
-  const AxisView v = axisView(ctx.node.input(0)->type().shape, attrs);
-  const bool l1 = normOrder(attrs) == 1;
-  std::vector<std::string> line = ctx.outIndex;
-  line[v.axis] = "_k";
-  return fmt::format("{T} _norm = 0;\nfor (Index _k = 0; _k < {n}; ++_k) {{\n  const {T} _e = {x};\n"
-                     "  _norm += {term};\n}}\nout = {self} / {finish};\n",
-                     fmt::arg("T", ctx.resultType), fmt::arg("n", v.n), fmt::arg("x", ctx.operandAt(0, line)),
-                     fmt::arg("term", l1 ? "tcx::op::Abs(_e)" : "_e * _e"),
-                     fmt::arg("self", ctx.operandAt(0, ctx.outIndex)),
-                     fmt::arg("finish", l1 ? "_norm" : "tcx::op::Sqrt(_norm)"));
+CudaRowForm lpNormRow(const CudaElementContext& ctx) {
+  const Node& node = ctx.node;
+  const bool l1 = normOrder(node.attrs()) == 1;
+  CudaRowForm form;
+  form.types = fmt::format("typedef {} _T;\n", ctx.resultType);
+  form.shape = node.input(0)->type().shape;
+  form.rowDims = {static_cast<size_t>(axisView(form.shape, node.attrs()).axis)};
+  form.valueAt = [at = ctx.operandAt](const std::vector<std::string>& index) { return at(0, index); };
+  form.statistics = {{"_T", "_norm", "_T(0)", l1 ? "tcx::op::Abs(_v)" : "_v * _v", "_acc + _m",
+                      l1 ? "_acc" : "tcx::op::Sqrt(_acc)"}};
+  form.element = fmt::format("out = _T({}) / _norm;\n", ctx.operandAt(0, ctx.outIndex));
+  return form;
 }
 
 // BatchNormalization at inference: per channel (dimension 1) statistics.
@@ -116,7 +117,7 @@ void registerNormalizationCudaForms(OpRegistry& registry) {
   registry.edit("BatchNormalization").cudaElement = batchNormElement;
   setCudaRowForm(registry.edit("LayerNormalization"), layerNormRow);
   setCudaRowForm(registry.edit("InstanceNormalization"), instanceNormRow);
-  registry.edit("LpNormalization").cudaElement = lpNormElement;
+  setCudaRowForm(registry.edit("LpNormalization"), lpNormRow);
 }
 
 } // namespace tcx::nn
