@@ -126,13 +126,7 @@ void ModuleBuilder::addBlockFoldKernel(int planKernel, const std::string& entry,
       fmt::arg("fold", blockFoldCode(threads, fold.count, decomposeIndex(foldedShape, foldedNames), "_T", "_A",
                                      fold.init, fold.map, fold.fold, fold.value)),
       fmt::arg("finish", fold.finish), fmt::arg("store", store));
-  GeneratedLaunch launch;
-  launch.planKernel = planKernel;
-  launch.entry = entry;
-  launch.grid[0] = static_cast<unsigned>(std::clamp<int64_t>(outputs, 1, kMaxBlocks));
-  launch.block[0] = threads;
-  launch.what = std::move(what);
-  addLaunch(std::move(launch));
+  addLaunch1d(planKernel, entry, outputs, threads, std::move(what));
 }
 
 void ModuleBuilder::addRowKernel(int planKernel, const std::string& entry, const CudaRowForm& form,
@@ -144,7 +138,7 @@ void ModuleBuilder::addRowKernel(int planKernel, const std::string& entry, const
   std::vector<std::string> rowNames, outerNames;
   namedDims(form.shape, form.rowDims, rowShape, rowNames);
   namedDims(form.shape, outerDims, outerShape, outerNames);
-  const int64_t count = numElements(rowShape), rows = numElements(outerShape);
+  const int64_t count = form.rowCount(), rows = numElements(outerShape);
   const unsigned threads = foldThreads(count);
   const std::string decomposeRow = decomposeIndex(rowShape, rowNames);
   const std::string value = form.valueAt(indexNames(form.shape.size()));
@@ -175,13 +169,7 @@ void ModuleBuilder::addRowKernel(int planKernel, const std::string& entry, const
       fmt::arg("R", rows), fmt::arg("decomposeOuter", decomposeIndex(outerShape, outerNames)), fmt::arg("F", count),
       fmt::arg("statistics", statistics), fmt::arg("decomposeRow", decomposeRow), fmt::arg("outType", outType),
       fmt::arg("element", form.element), fmt::arg("store", store));
-  GeneratedLaunch launch;
-  launch.planKernel = planKernel;
-  launch.entry = entry;
-  launch.grid[0] = static_cast<unsigned>(std::clamp<int64_t>(rows, 1, kMaxBlocks));
-  launch.block[0] = threads;
-  launch.what = std::move(what);
-  addLaunch(std::move(launch));
+  addLaunch1d(planKernel, entry, rows, threads, std::move(what));
 }
 
 void ModuleBuilder::addElementKernel(int planKernel, const std::string& entry, const Shape& shape,
@@ -193,13 +181,7 @@ void ModuleBuilder::addElementKernel(int planKernel, const std::string& entry, c
                        "{decompose}{body}  }}\n}}\n\n",
                        fmt::arg("T", kThreads), fmt::arg("name", entry), fmt::arg("N", count),
                        fmt::arg("decompose", decompose), fmt::arg("body", body));
-  GeneratedLaunch launch;
-  launch.planKernel = planKernel;
-  launch.entry = entry;
-  launch.grid[0] = static_cast<unsigned>(std::clamp<int64_t>((count + kThreads - 1) / kThreads, 1, kMaxBlocks));
-  launch.block[0] = kThreads;
-  launch.what = std::move(what);
-  addLaunch(std::move(launch));
+  addLaunch1d(planKernel, entry, (count + kThreads - 1) / kThreads, kThreads, std::move(what));
 }
 
 void ModuleBuilder::addLaunch(int planKernel, std::string entry, const unsigned (&grid)[3], const unsigned (&block)[3],
@@ -212,6 +194,13 @@ void ModuleBuilder::addLaunch(int planKernel, std::string entry, const unsigned 
   launch.sharedBytes = sharedBytes;
   launch.what = std::move(what);
   addLaunch(std::move(launch));
+}
+
+void ModuleBuilder::addLaunch1d(int planKernel, const std::string& entry, int64_t blocks, unsigned threads,
+                                std::string what) {
+  const unsigned grid[3] = {static_cast<unsigned>(std::clamp<int64_t>(blocks, 1, kMaxBlocks)), 1, 1};
+  const unsigned block[3] = {threads, 1, 1};
+  addLaunch(planKernel, entry, grid, block, 0, std::move(what));
 }
 
 void ModuleBuilder::beginKernel(int planKernel) {

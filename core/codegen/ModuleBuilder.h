@@ -57,6 +57,9 @@ public:
 
 private:
   void endKernel();
+  // A launch of `blocks` (clamped to [1, kMaxBlocks]; the kernels loop over
+  // the rest) blocks of `threads` threads.
+  void addLaunch1d(int planKernel, const std::string& entry, int64_t blocks, unsigned threads, std::string what);
 
   std::string code_;
   int currentKernel_ = -1;

@@ -125,11 +125,7 @@ bool preferBlockFold(const CudaBlockFold& fold, int64_t outputs) {
 
 // A block per row beats a thread per element, which folds the row's
 // statistics again for each of its elements, whenever rows are not tiny.
-bool preferRowKernel(const CudaRowForm& row) {
-  int64_t count = 1;
-  for (size_t d : row.rowDims) count *= row.shape[d];
-  return row.rowWise && count >= kMinFolded;
-}
+bool preferRowKernel(const CudaRowForm& row) { return row.rowWise && row.rowCount() >= kMinFolded; }
 
 // The device function `name` that reads a stage's scratch buffer.
 std::string loadFunction(const std::string& name, DType dtype, const Shape& shape, int scratch,

@@ -131,6 +131,12 @@ struct CudaRowForm {
   std::string element; // statements assigning `out`, this output element
   // Whether the block form applies: output 0, whose shape is operand 0's.
   bool rowWise = true;
+
+  int64_t rowCount() const {
+    int64_t count = 1;
+    for (size_t d : rowDims) count *= shape[d];
+    return count;
+  }
 };
 using CudaRowFormFn = std::function<CudaRowForm(const CudaElementContext&)>;
 

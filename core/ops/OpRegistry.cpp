@@ -98,13 +98,11 @@ std::string cudaPieceCondition(const MappingPiece& piece, const std::vector<std:
 std::string cudaRowElement(const CudaRowForm& form, const std::vector<std::string>& outIndex) {
   std::vector<std::string> index = outIndex;
   std::string loops;
-  int64_t count = 1;
   for (size_t d : form.rowDims) {
     index[d] = fmt::format("_n{}", d);
     loops += fmt::format("for (Index {0} = 0; {0} < {1}; ++{0}) ", index[d], form.shape[d]);
-    count *= form.shape[d];
   }
-  std::string code = form.types + fmt::format("const long long _count = {};\n", count);
+  std::string code = form.types + fmt::format("const long long _count = {};\n", form.rowCount());
   for (const CudaRowStatistic& s : form.statistics)
     code += fmt::format("{type} {name};\n{{\n  {type} _acc = {init};\n  {loops}{{\n    const _T _v = {value};\n"
                         "    const {type} _m = {map};\n    _acc = {fold};\n  }}\n  {name} = {finish};\n}}\n",

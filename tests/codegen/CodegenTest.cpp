@@ -23,6 +23,14 @@ size_t countLaunches(const GeneratedPlan& g, const std::string& prefix) {
   return n;
 }
 
+// The launches whose description mentions `text`.
+std::vector<GeneratedLaunch> launchesDescribed(const GeneratedPlan& g, const std::string& text) {
+  std::vector<GeneratedLaunch> found;
+  for (const GeneratedLaunch& l : g.launches)
+    if (l.what.find(text) != std::string::npos) found.push_back(l);
+  return found;
+}
+
 size_t countOccurrences(const std::string& text, const std::string& needle) {
   size_t n = 0;
   for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
@@ -149,9 +157,7 @@ TEST_CASE("a reduction over the innermost axes folds with a block per output ele
   b.output(b.op("ReduceMean", {x, b.ints("c", {1})}));
   VtcSession s(b.finish(), defaultGpuPreset());
   GeneratedPlan code = generateCuda(s.baselinePlan());
-  std::vector<GeneratedLaunch> blockFolds;
-  for (const GeneratedLaunch& l : code.launches)
-    if (l.what.find("a block per element") != std::string::npos) blockFolds.push_back(l);
+  const std::vector<GeneratedLaunch> blockFolds = launchesDescribed(code, "a block per element");
   REQUIRE(blockFolds.size() == 1);
   CHECK(blockFolds[0].grid[0] == 32);
   CHECK(blockFolds[0].block[0] == 256);
@@ -169,9 +175,7 @@ TEST_CASE("row-wise ops run a block per row where rows are long", "[codegen]") {
   b.output(b.op("Softmax", {b.input("short", DType::F32, {64, 8})}));
   VtcSession s(b.finish(), defaultGpuPreset());
   GeneratedPlan code = generateCuda(s.baselinePlan());
-  std::vector<GeneratedLaunch> rows;
-  for (const GeneratedLaunch& l : code.launches)
-    if (l.what.find("a block per row") != std::string::npos) rows.push_back(l);
+  const std::vector<GeneratedLaunch> rows = launchesDescribed(code, "a block per row");
   REQUIRE(rows.size() == 2);
   CHECK(rows[0].grid[0] == 197);
   CHECK(rows[0].block[0] == 256);

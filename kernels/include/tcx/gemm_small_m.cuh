@@ -18,6 +18,7 @@
 // splitK tiles in split order, so the result does not depend on arrival order.
 
 #include "tcx/mma.cuh"
+#include "tcx/split_k.cuh"
 
 namespace tcx {
 namespace detail {
@@ -211,21 +212,12 @@ __device__ __forceinline__ void gemm_small_m_body(const GemmParams& p, const Epi
   }
 
   // Split K: publish this block's tile; the last of the splitK blocks adds them all.
-  unsigned* counters = static_cast<unsigned*>(p.workspace);
   const int tileId = batch * gridDim.x + tile;
-  float* partials = reinterpret_cast<float*>(static_cast<char*>(p.workspace) + kSplitKCounterBytes) +
-                    static_cast<i64>(tileId) * p.splitK * kTile;
+  float* partials = splitKPartials(p.workspace) + static_cast<i64>(tileId) * p.splitK * kTile;
   for (int i = threadIdx.x; i < kTile / 4; i += kSmallMThreads)
     reinterpret_cast<float4*>(partials + split * kTile)[i] = reinterpret_cast<const float4*>(shared)[i];
-  __threadfence();
-  __syncthreads();
-  __shared__ bool isLast;
-  if (threadIdx.x == 0)
-    isLast = atomicAdd(&counters[tileId], 1u) == static_cast<unsigned>(p.splitK - 1);
-  __syncthreads();
-  if (!isLast)
+  if (!splitKArriveLast(static_cast<unsigned*>(p.workspace) + tileId, p.splitK))
     return;
-  __threadfence();
   for (int i = threadIdx.x; i < rows * kSmallMTileN; i += kSmallMThreads) {
     float sum = 0.0f;
     for (int s = 0; s < p.splitK; ++s)
@@ -233,8 +225,6 @@ __device__ __forceinline__ void gemm_small_m_body(const GemmParams& p, const Epi
     if (n0 + i % kSmallMTileN < p.n)
       epilogue(batch, i / kSmallMTileN, n0 + i % kSmallMTileN, sum);
   }
-  if (threadIdx.x == 0)
-    counters[tileId] = 0;
 }
 
 } // namespace tcx

@@ -18,7 +18,7 @@
 // order; it leaves the counter at zero for the next launch. Workspace (abi.h): the counters, then
 // tiles x splitK x M x tile-width floats.
 
-#include "tcx/abi.h"
+#include "tcx/split_k.cuh"
 
 namespace tcx {
 namespace detail {
@@ -37,20 +37,14 @@ __device__ __forceinline__ void smallMF32Finish(const GemmParams& p, const Epilo
     return;
   }
   const unsigned tile = blockIdx.z * gridDim.x + blockIdx.x;
-  unsigned* counters = static_cast<unsigned*>(p.workspace);
-  float* partials = reinterpret_cast<float*>(static_cast<char*>(p.workspace) + kSplitKCounterBytes);
+  float* partials = splitKPartials(p.workspace);
   const i64 splitStride = i64{M} * tileCols;
   float* mine = partials + (i64{tile} * p.splitK + blockIdx.y) * splitStride;
   if (owner)
 #pragma unroll
     for (int m = 0; m < M; ++m) mine[m * tileCols + local] = acc[m];
-  __threadfence();
-  __syncthreads();
-  __shared__ bool last;
-  if (threadIdx.x == 0) last = atomicAdd(&counters[tile], 1u) == static_cast<unsigned>(p.splitK - 1);
-  __syncthreads();
-  if (!last) return;
-  __threadfence();
+  if (!splitKArriveLast(static_cast<unsigned*>(p.workspace) + tile, p.splitK))
+    return;
   if (owner) {
     // Splits outermost, so that each step has the M loads in flight at once.
     const float* first = partials + i64{tile} * p.splitK * splitStride;
@@ -63,7 +57,6 @@ __device__ __forceinline__ void smallMF32Finish(const GemmParams& p, const Epilo
 #pragma unroll
     for (int m = 0; m < M; ++m) epilogue(batch, m, n, sum[m]);
   }
-  if (threadIdx.x == 0) counters[tile] = 0;
 }
 
 // A thread per column of B (n contiguous or any strides).

@@ -20,6 +20,7 @@
 // the counters, then per tile splitK x kTiledM x kTiledN floats.
 
 #include "tcx/mma.cuh"
+#include "tcx/split_k.cuh"
 
 namespace tcx {
 namespace detail {
@@ -186,20 +187,13 @@ __device__ __forceinline__ void tiledFinish(const GemmParams& p, const Epilogue&
   if (p.splitK > 1) {
     constexpr int kPerThread = kTiledM * kTiledN / kTiledThreads;
     const unsigned tile = (batch * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
-    unsigned* counters = static_cast<unsigned*>(p.workspace);
-    float* partials = reinterpret_cast<float*>(static_cast<char*>(p.workspace) + kSplitKCounterBytes);
-    float* first = partials + i64{tile} * p.splitK * kTiledM * kTiledN + threadIdx.x;
+    float* first = splitKPartials(p.workspace) + i64{tile} * p.splitK * kTiledM * kTiledN + threadIdx.x;
     float* mine = first + i64{split} * kTiledM * kTiledN;
     // Accumulator i = (mi * 4 + ni) * 4 + e at first[i * kTiledThreads]: coalesced across the block.
 #pragma unroll
     for (int i = 0; i < kPerThread; ++i) mine[i * kTiledThreads] = acc[i / 16][i / 4 % 4][i % 4];
-    __threadfence();
-    __syncthreads();
-    __shared__ bool last;
-    if (threadIdx.x == 0) last = atomicAdd(&counters[tile], 1u) == static_cast<unsigned>(p.splitK - 1);
-    __syncthreads();
-    if (!last) return;
-    __threadfence();
+    if (!splitKArriveLast(static_cast<unsigned*>(p.workspace) + tile, p.splitK))
+      return;
     // Splits outermost: each step has the thread's 64 loads in flight at once (a split at a
     // time per element would wait out an L2 round trip per load).
 #pragma unroll
@@ -208,7 +202,6 @@ __device__ __forceinline__ void tiledFinish(const GemmParams& p, const Epilogue&
 #pragma unroll
       for (int i = 0; i < kPerThread; ++i)
         acc[i / 16][i / 4 % 4][i % 4] += __ldcg(first + (i64{s} * kTiledM * kTiledN + i * kTiledThreads));
-    if (threadIdx.x == 0) counters[tile] = 0;
   }
 #pragma unroll
   for (int mi = 0; mi < 4; ++mi)
