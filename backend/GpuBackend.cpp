@@ -26,6 +26,7 @@ void sumKernelTimes(PlanProfile& p, const ExecPlan& plan, const gpu::GpuPlan& on
     KernelTime& k = p.kernels[onGpu.code().launches[i].planKernel];
     ++k.launches;
     k.us += t.launches[i].stats.medianUs;
+    k.forms.push_back(onGpu.code().launches[i].what);
   }
   for (const KernelTime& k : p.kernels) (k.dataMovement ? p.dataMovementUs : p.computeUs) += k.us;
   p.latency.seconds = p.totalUs * 1e-6;

@@ -39,6 +39,7 @@ struct KernelTime {
   bool dataMovement = false;
   int launches = 0;
   double us = 0;
+  std::vector<std::string> forms; // each launch's code form, as codegen describes it ("conv 3x3 ...")
 };
 
 struct PlanProfile {

@@ -9,12 +9,6 @@
 #include <utility>
 
 namespace tcx::gpu {
-namespace {
-
-// Launches with no more dynamic shared memory than this need no opt-in.
-constexpr size_t kDefaultSharedLimit = 48 * 1024;
-
-} // namespace
 
 CudaModule::CudaModule(std::string cubin) : cubin_(std::move(cubin)) {
   requireGpu();
@@ -57,7 +51,10 @@ void CudaModule::launch(cudaKernel_t kernel, dim3 grid, dim3 block, size_t share
   auto it = kernels_.find(kernel);
   TCX_CHECK(it != kernels_.end(), ErrorKind::Internal, "launch of a kernel that this module did not look up");
   KernelEntry& entry = it->second;
-  if (sharedBytes > kDefaultSharedLimit && sharedBytes > entry.sharedOptIn) {
+  // The 48 KiB default limit is on static plus dynamic shared memory, and the static part (split_k.cuh's
+  // flag, say) is the kernel's own: opt in to any dynamic amount, once per kernel and size; it is
+  // harmless below the limit. 48 KiB of dynamic memory plus one static byte failed to launch.
+  if (sharedBytes > entry.sharedOptIn) {
     int device = 0;
     checkCuda(cudaGetDevice(&device), "cudaGetDevice");
     checkCuda(cudaKernelSetAttributeForDevice(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,

@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -63,6 +64,7 @@ nlohmann::json toJson(const backend::PlanProfile& p) {
     kernels.push_back({{"name", k.name},
                        {"category", k.dataMovement ? "data_movement" : "compute"},
                        {"launches", k.launches},
+                       {"forms", k.forms},
                        {"us", k.us}});
   return {{"strategy", p.label},          {"latency_us", p.totalUs},       {"data_movement_us", p.dataMovementUs},
           {"wall_us", p.wallUs},          {"wall_spread_us", p.wallSpreadUs}, {"cuda_graph", p.graph},
@@ -87,8 +89,8 @@ void printText(const backend::PlanProfile& p) {
              p.kernels.size(), p.dataMovementUs, p.computeUs, p.compileMs / 1000, compileSource(p),
              formatBytes(p.extraBytes), describe(p.check));
   for (const backend::KernelTime& k : p.kernels)
-    fmt::print("  {:>10.1f} us  {:<13} {:>2} launch{} {}\n", k.us, k.dataMovement ? "data movement" : "compute",
-               k.launches, k.launches == 1 ? " " : "es", k.name);
+    fmt::print("  {:>10.1f} us  {:<13} {:>2} launch{} {}: {}\n", k.us, k.dataMovement ? "data movement" : "compute",
+               k.launches, k.launches == 1 ? " " : "es", k.name, fmt::join(k.forms, "; "));
 }
 
 int profile(const ProfileOptions& opts) {

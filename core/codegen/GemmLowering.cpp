@@ -351,19 +351,22 @@ bool emitGemm(ValueCode& values, const GemmMatch& match, ElemType type, const Co
       fmt::arg("ws", workspace >= 0 ? fmt::format("b.p[{}]", workspace) : "nullptr"), fmt::arg("body", body),
       fmt::arg("args", gemmTemplateArgs(plan, prefix + "Epilogue"))));
   module.addLaunch(values.planKernelIndex(), prefix + "gemm", plan.launch.grid, plan.launch.block,
-                   plan.launch.sharedBytes, fmt::format("gemm {}x{}x{} (batch {})", p.m, p.n, p.k, p.batch));
+                   plan.launch.sharedBytes, fmt::format("gemm {}x{}x{} (batch {}{})", p.m, p.n, p.k, p.batch,
+                               p.splitK > 1 ? fmt::format(", split {}", p.splitK) : ""));
   return true;
 }
 
-bool emitConv(ValueCode& values, const ConvMatch& match, ElemType type) {
+bool emitConv(ValueCode& values, const ConvMatch& match, ElemType type, const CodegenTarget& target) {
   std::optional<std::string> epilogue = epilogueFunctor(values, match.outIndex, match.acc);
   if (!epilogue) return false;
   ModuleBuilder& module = values.module();
   const std::string prefix = values.prefix();
   module.append(*epilogue);
   const int elem = elemBytes(type);
-  const ConvPlan plan = planConv(match.params, type, match.x.offset * elem % 16 == 0, match.w.offset * elem % 16 == 0);
+  const ConvPlan plan =
+      planConv(match.params, type, match.x.offset * elem % 16 == 0, match.w.offset * elem % 16 == 0, target.smCount);
   const ConvParams& p = plan.params;
+  const int workspace = plan.workspaceBytes ? module.splitKWorkspace(static_cast<int64_t>(plan.workspaceBytes)) : -1;
   module.append(fmt::format(
       "extern \"C\" __global__ void __launch_bounds__(tcx::kConvThreads, tcx::kConvMinBlocks) {p}conv(Buffers b) {{\n"
       "  tcx::ConvParams p;\n"
@@ -375,6 +378,7 @@ bool emitConv(ValueCode& values, const ConvMatch& match, ElemType type) {
       "  p.cout = {cout};\n  p.oh = {oh};\n  p.ow = {ow};\n  p.kh = {kh};\n  p.kw = {kw};\n"
       "  p.strideH = {sh};\n  p.strideW = {sw};\n  p.padH = {ph};\n  p.padW = {pw};\n"
       "  p.dilationH = {dh};\n  p.dilationW = {dw};\n  p.vectorX = {vx};\n  p.vectorW = {vw};\n"
+      "  p.splitK = {splitK};\n  p.stepsPerSplit = {steps};\n  p.workspace = {ws};\n"
       "  tcx::conv_implicit_gemm_body<{t}, {staged}>(p, {p}Epilogue{{b}});\n}}\n\n",
       fmt::arg("p", prefix), fmt::arg("t", cudaTypeName(type)), fmt::arg("xb", match.x.buffer),
       fmt::arg("xo", match.x.offset), fmt::arg("x0", p.xStride[0]), fmt::arg("x1", p.xStride[1]),
@@ -385,11 +389,13 @@ bool emitConv(ValueCode& values, const ConvMatch& match, ElemType type) {
       fmt::arg("ow", p.ow), fmt::arg("kh", p.kh), fmt::arg("kw", p.kw), fmt::arg("sh", p.strideH),
       fmt::arg("sw", p.strideW), fmt::arg("ph", p.padH), fmt::arg("pw", p.padW), fmt::arg("dh", p.dilationH),
       fmt::arg("dw", p.dilationW), fmt::arg("vx", p.vectorX), fmt::arg("vw", p.vectorW),
-      fmt::arg("staged", plan.staged)));
+      fmt::arg("splitK", p.splitK), fmt::arg("steps", p.stepsPerSplit), fmt::arg("staged", plan.staged),
+      fmt::arg("ws", workspace >= 0 ? fmt::format("b.p[{}]", workspace) : "nullptr")));
   module.addLaunch(values.planKernelIndex(), prefix + "conv", plan.launch.grid, plan.launch.block,
                    plan.launch.sharedBytes,
-                   fmt::format("conv {}x{} {}->{} on {}x{}x{} (implicit GEMM, {})", p.kh, p.kw, p.cin, p.cout, p.batch,
-                               p.h, p.width, plan.staged ? "staged" : "gathered"));
+                   fmt::format("conv {}x{} {}->{} on {}x{}x{} (implicit GEMM, {}{})", p.kh, p.kw, p.cin, p.cout,
+                               p.batch, p.h, p.width, plan.staged ? "staged" : "gathered",
+                               p.splitK > 1 ? fmt::format(", split {}", p.splitK) : ""));
   return true;
 }
 
@@ -410,7 +416,7 @@ bool emitLibraryGemm(ValueCode& values, const CodegenTarget& target) {
   if (!gemm && *type != ElemType::F32) gemm = matchPointwiseConv(values);
   if (gemm) return emitGemm(values, *gemm, *type, target);
   std::optional<ConvMatch> conv = matchConv(values);
-  return conv && emitConv(values, *conv, *type);
+  return conv && emitConv(values, *conv, *type, target);
 }
 
 } // namespace tcx

@@ -186,18 +186,23 @@ TEST_CASE("row-wise ops run a block per row where rows are long", "[codegen]") {
   CHECK(countOccurrences(code.source, "__shared__ _T _part1[256]") == 1);
 }
 
-TEST_CASE("the GEMMs of a plan share one zeroed split-K workspace, as big as the largest asks", "[codegen]") {
-  // ViT's q projection (12 tiles, K split in 12) and its MLP's second layer (K split in 20); a GEMM with
-  // enough tiles takes no workspace. One buffer serves all: each launch leaves its counters at zero,
-  // and abi.h puts the counters of every GEMM kernel in one fixed region before the partial tiles.
+TEST_CASE("the GEMMs and convolutions of a plan share one zeroed split-K workspace, as big as the largest asks",
+          "[codegen]") {
+  // ViT's q projection (12 tiles, K split in 12), its MLP's second layer (K split in 20) and ResNet's
+  // last 3 x 3 convolution (8 tiles); a GEMM with enough tiles takes no workspace. One buffer serves
+  // all: each launch leaves its counters at zero, and abi.h puts the counters of every kernel in one
+  // fixed region before the partial tiles.
   GraphBuilder b("splits");
   Value* x = b.input("x", DType::F32, {197, 768});
   b.output(b.op("MatMul", {x, b.input("wq", DType::F32, {768, 768})}));
   b.output(b.op("MatMul", {b.input("h", DType::F32, {197, 3072}), b.input("w2", DType::F32, {3072, 768})}));
   b.output(b.op("MatMul", {b.input("big", DType::F32, {2048, 1024}), b.input("w3", DType::F32, {1024, 2048})}));
+  b.output(b.op("Conv", {b.input("image", DType::F32, {1, 512, 7, 7}), b.input("filters", DType::F32, {512, 512, 3, 3})},
+                attrs({{"pads", std::vector<int64_t>{1, 1, 1, 1}}})));
   VtcSession s(b.finish(), defaultGpuPreset());
   const GeneratedPlan code = generateCuda(s.baselinePlan());
   REQUIRE(countLaunches(code, "gemm") == 3);
+  REQUIRE(countLaunches(code, "conv") == 1);
   std::vector<int64_t> zeroed;
   size_t buffer = 0;
   for (size_t i = 0; i < code.scratchBytes.size(); ++i)
@@ -209,9 +214,15 @@ TEST_CASE("the GEMMs of a plan share one zeroed split-K workspace, as big as the
     pr.type = ElemType::F32, pr.m = m, pr.n = n, pr.k = k;
     return static_cast<int64_t>(planGemm(pr, smCount).workspaceBytes);
   };
-  CHECK(zeroed[0] == std::max(workspace(197, 768, 768), workspace(197, 768, 3072)));
+  ConvParams conv = {};
+  conv.batch = 1, conv.cin = conv.cout = 512, conv.h = conv.width = conv.oh = conv.ow = 7, conv.kh = conv.kw = 3;
+  conv.strideH = conv.strideW = conv.dilationH = conv.dilationW = conv.padH = conv.padW = 1;
+  const ConvPlan convPlan = planConv(conv, ElemType::F32, true, true, smCount);
+  REQUIRE(convPlan.workspaceBytes > 0);
+  CHECK(zeroed[0] == std::max({workspace(197, 768, 768), workspace(197, 768, 3072),
+                               static_cast<int64_t>(convPlan.workspaceBytes)}));
   CHECK(workspace(2048, 2048, 1024) == 0);
-  CHECK(countOccurrences(code.source, "p.workspace = b.p[" + std::to_string(buffer) + "]") == 2);
+  CHECK(countOccurrences(code.source, "p.workspace = b.p[" + std::to_string(buffer) + "]") == 3);
   CHECK(countOccurrences(code.source, "p.workspace = nullptr") == 1);
 }
 

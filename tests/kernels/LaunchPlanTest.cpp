@@ -189,7 +189,7 @@ ConvParams denseConv(int batch, int cin, int size, int cout, int kernel) {
 } // namespace
 
 TEST_CASE("float convolutions take the staged path with bank-conflict-free stages", "[kernels][launch]") {
-  const ConvPlan plan = planConv(denseConv(16, 64, 160, 64, 3), ElemType::F32, true, true);
+  const ConvPlan plan = planConv(denseConv(16, 64, 160, 64, 3), ElemType::F32, true, true, 132);
   REQUIRE(plan.staged);
   CHECK(plan.params.vectorX == 1);
   CHECK(plan.params.vectorW == 1);
@@ -209,7 +209,7 @@ TEST_CASE("float convolutions take the staged path with bank-conflict-free stage
   ConvParams flat = denseConv(16, 64, 160, 128, 1);
   flat.h = flat.oh = 1, flat.width = flat.ow = 160 * 160, flat.xStride[2] = 0;
   flat.wStride[2] = flat.wStride[3] = 0; // as codegen's views give size-1 dimensions
-  const ConvPlan flatPlan = planConv(flat, ElemType::F32, true, true);
+  const ConvPlan flatPlan = planConv(flat, ElemType::F32, true, true, 132);
   CHECK(flatPlan.params.vectorX == 1);
   CHECK(flatPlan.params.vectorW == 1);
   const ConvHaloGeometry pointwise = convHaloGeometry(flatPlan.params);
@@ -218,14 +218,39 @@ TEST_CASE("float convolutions take the staged path with bank-conflict-free stage
   CHECK(pointwise.lead == 0);
 }
 
+TEST_CASE("convolutions with few tiles split K until the tiles fill the GPU", "[kernels][launch]") {
+  INFO("ResNet's last 3 x 3 512 -> 512 on 7 x 7: one pixel tile x 8 channel tiles on 264 block slots want 33 "
+       "splits; 64 chunks of 8 channels allow 32 of two chunks");
+  const ConvPlan last = planConv(denseConv(1, 512, 7, 512, 3), ElemType::F32, true, true, 132);
+  REQUIRE(last.staged);
+  CHECK(last.params.splitK == 32);
+  CHECK(last.params.stepsPerSplit == 2);
+  CHECK(last.launch.grid[0] == 8u);
+  CHECK(last.launch.grid[1] == 32u);
+  CHECK(last.workspaceBytes == detail::splitKWorkspaceBytes(i64{8} * 32 * kConvTileM * kConvTileN));
+
+  INFO("gathered bf16, 196 pixels x 512 channels: 16 tiles want 16 splits of 36 K steps of 64: 12 of three steps");
+  const ConvPlan gathered = planConv(denseConv(1, 256, 14, 512, 3), ElemType::BF16, true, true, 132);
+  REQUIRE_FALSE(gathered.staged);
+  CHECK(gathered.params.splitK == 12);
+  CHECK(gathered.params.stepsPerSplit == 3);
+  CHECK(gathered.launch.grid[1] == 12u);
+
+  INFO("a forced split of one, and enough tiles: no split, no workspace");
+  CHECK(planConv(denseConv(1, 512, 7, 512, 3), ElemType::F32, true, true, 132, 1).workspaceBytes == 0);
+  const ConvPlan many = planConv(denseConv(16, 64, 160, 64, 3), ElemType::F32, true, true, 132);
+  CHECK(many.params.splitK == 1);
+  CHECK(many.workspaceBytes == 0);
+}
+
 TEST_CASE("convolution views that are not dense copy element by element", "[kernels][launch]") {
   ConvParams p = denseConv(3, 12, 20, 70, 3);
   p.xStride[1] = 437; // a channel slice of an odd-sized image
-  const ConvPlan strided = planConv(p, ElemType::F32, true, true);
+  const ConvPlan strided = planConv(p, ElemType::F32, true, true, 132);
   CHECK(strided.staged);
   CHECK(strided.params.vectorX == 0);
-  CHECK(planConv(denseConv(3, 12, 20, 70, 3), ElemType::F32, false, true).params.vectorX == 0);
-  CHECK_FALSE(planConv(denseConv(3, 12, 20, 70, 3), ElemType::BF16, true, true).staged);
+  CHECK(planConv(denseConv(3, 12, 20, 70, 3), ElemType::F32, false, true, 132).params.vectorX == 0);
+  CHECK_FALSE(planConv(denseConv(3, 12, 20, 70, 3), ElemType::BF16, true, true, 132).staged);
   // Large kernels whose stages would not fit two blocks a multiprocessor gather.
-  CHECK_FALSE(planConv(denseConv(1, 3, 224, 64, 11), ElemType::F32, true, true).staged);
+  CHECK_FALSE(planConv(denseConv(1, 3, 224, 64, 11), ElemType::F32, true, true, 132).staged);
 }

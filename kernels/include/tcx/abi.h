@@ -110,6 +110,13 @@ struct ConvParams {
   // (planConv sets them).
   int vectorX;
   int vectorW;
+  // Split-K (planConv sets them): blockIdx.y is the split, which runs K steps [split *
+  // stepsPerSplit, (split + 1) * stepsPerSplit), a step being a channel chunk on the staged path
+  // and kConvTileK elements on the gathered one; with splitK > 1 the blocks combine through
+  // workspace (split_k.cuh).
+  int splitK;
+  int stepsPerSplit;
+  void* workspace;
 };
 
 // Block sizes and shared memory of each kernel. Codegen's wrappers take the thread counts (and
@@ -164,6 +171,7 @@ inline constexpr int kConvTileN = 64;
 inline constexpr int kConvRowBytes = 128 + 16;
 inline constexpr int kConvStageBytes = (kConvTileM + kConvTileN) * kConvRowBytes;
 inline constexpr int kConvSharedBytes = 2 * kConvStageBytes;
+TCX_HOST_DEVICE constexpr int convTileK(int elemBytes) { return 128 / elemBytes; } // K elements a gathered step
 
 // conv_implicit_gemm's staged path (float): a block computes tileH x tileW output pixels of one
 // image (tileH * tileW == kConvTileM) for kConvTileN output channels. A stage holds, for chunkC

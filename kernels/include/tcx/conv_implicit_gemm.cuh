@@ -5,7 +5,9 @@
 // images * oh * ow output pixels, columns the output channels, K runs over (input channel,
 // kernel row, kernel col). float runs as tf32 (operands rounded to nearest, fp32 accumulation:
 // what cuDNN and PyTorch do for float convolutions by default); __half and __nv_bfloat16 natively.
-// Grid: planConv (launch.h), block: kConvThreads; 8 warps of 32 x 32 outputs.
+// Grid: planConv (launch.h), block: kConvThreads; 8 warps of 32 x 32 outputs. blockIdx.x is the
+// output tile, blockIdx.y the split of K: where the tiles are few (a 7 x 7 image has one tile of
+// pixels) the splits each run a range of K steps and combine through split_k.cuh.
 //
 // Two paths, which planConv picks:
 // - Staged (float only; cp.async has no 2-byte copy): a block's output pixels are a tileH x tileW
@@ -27,12 +29,13 @@
 // Offsets of x within one image and all offsets of w must fit an int.
 
 #include "tcx/mma.cuh"
+#include "tcx/split_k.cuh"
 
 namespace tcx {
 namespace detail {
 
 template <typename T> inline constexpr int kConvVec = 16 / sizeof(T); // elements of one chunk
-template <typename T> inline constexpr int kConvTileK = 8 * kConvVec<T>;
+template <typename T> inline constexpr int kConvTileK = convTileK(sizeof(T));
 inline constexpr int kConvAChunks = kConvTileM * 8 / kConvThreads; // 16-byte chunks a thread gathers
 inline constexpr int kConvBChunks = kConvTileN * 8 / kConvThreads;
 
@@ -101,15 +104,43 @@ template <typename T> __device__ __forceinline__ Vec16<T> gatherWeight(const Con
   return chunk;
 }
 
+// Hands the block's accumulators to the epilogue, through the split-K handshake when there is one.
+// Element e of acc[mi][ni] is output channel nBase + 8 ni + 2 t + e % 2 of the pixel that
+// pixelOf(mi, e / 2, image, pixel) names; it returns false for rows beyond the output.
+template <typename Epilogue, typename PixelOf>
+__device__ __forceinline__ void convFinish(const ConvParams& p, const Epilogue& epilogue, float (&acc)[2][4][4],
+                                           int nBase, const PixelOf& pixelOf) {
+  if (p.splitK > 1 && !splitKCombine<kConvThreads, 32>(&acc[0][0][0], p.workspace, blockIdx.x, blockIdx.y, p.splitK))
+    return;
+  const int t = threadIdx.x % 4;
+#pragma unroll
+  for (int mi = 0; mi < 2; ++mi)
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      int image, pixel;
+      if (!pixelOf(mi, half, image, pixel))
+        continue;
+#pragma unroll
+      for (int ni = 0; ni < 4; ++ni)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const int n = nBase + ni * 8 + 2 * t + e;
+          if (n < p.cout)
+            epilogue(image, n, pixel, acc[mi][ni][2 * half + e]);
+        }
+    }
+}
+
 template <typename T, typename Epilogue>
 __device__ __forceinline__ void convGatherBody(const ConvParams& p, const Epilogue& epilogue) {
   unsigned char* shared = dynamicShared();
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4;
   const int warpM = warp % 4, warpN = warp / 4; // 4 x 2 warps of 32 x 32
   const int pixelsPerImage = p.oh * p.ow, rows = p.batch * pixelsPerImage;
   const int tilesN = (p.cout + kConvTileN - 1) / kConvTileN;
   const int m0 = blockIdx.x / tilesN * kConvTileM, n0 = blockIdx.x % tilesN * kConvTileN;
   const int kSize = p.cin * p.kh * p.kw, kTiles = (kSize + kConvTileK<T> - 1) / kConvTileK<T>;
+  const int ktBegin = blockIdx.y * p.stepsPerSplit, ktEnd = min(kTiles, ktBegin + p.stepsPerSplit);
 
   // This thread gathers x for one pixel (row) of the tile, chunks rowChunk + 2j of its K step.
   const int row = threadIdx.x % kConvTileM, rowChunk = threadIdx.x / kConvTileM;
@@ -148,11 +179,11 @@ __device__ __forceinline__ void convGatherBody(const ConvParams& p, const Epilog
   };
 
   float acc[2][4][4] = {};
-  fetch(0);
-  publish(0);
+  fetch(ktBegin);
+  publish(ktBegin % 2);
   __syncthreads();
-  for (int kt = 0; kt < kTiles; ++kt) {
-    if (kt + 1 < kTiles)
+  for (int kt = ktBegin; kt < ktEnd; ++kt) {
+    if (kt + 1 < ktEnd)
       fetch(kt + 1);
     const unsigned char* as = shared + kt % 2 * kConvStageBytes;
     const unsigned char* bs = as + kConvTileM * kConvRowBytes;
@@ -180,28 +211,15 @@ __device__ __forceinline__ void convGatherBody(const ConvParams& p, const Epilog
     }
     // The other stage was last read before the previous step's barrier, so it can be refilled now;
     // this step's barrier then publishes it and frees the stage just read.
-    if (kt + 1 < kTiles)
+    if (kt + 1 < ktEnd)
       publish((kt + 1) % 2);
     __syncthreads();
   }
-
-#pragma unroll
-  for (int mi = 0; mi < 2; ++mi)
-#pragma unroll
-    for (int half = 0; half < 2; ++half) {
-      const int m = m0 + warpM * 32 + mi * 16 + g + 8 * half;
-      if (m >= rows)
-        continue;
-      const int img = m / pixelsPerImage, pixel = m % pixelsPerImage;
-#pragma unroll
-      for (int ni = 0; ni < 4; ++ni)
-#pragma unroll
-        for (int e = 0; e < 2; ++e) {
-          const int n = n0 + warpN * 32 + ni * 8 + 2 * t + e;
-          if (n < p.cout)
-            epilogue(img, n, pixel, acc[mi][ni][2 * half + e]);
-        }
-    }
+  convFinish(p, epilogue, acc, n0 + warpN * 32, [&](int mi, int half, int& img, int& pixel) {
+    const int m = m0 + warpM * 32 + mi * 16 + g + 8 * half;
+    img = m / pixelsPerImage, pixel = m % pixelsPerImage;
+    return m < rows;
+  });
 }
 
 // Four consecutive shared floats at `dst`: element(e) is the e-th's global address, or nullptr
@@ -246,6 +264,7 @@ __device__ __forceinline__ void convStagedBody(const ConvParams& p, const Epilog
   // Input position of the window's first row and shared column.
   const int ih0 = oh0 * p.strideH - p.padH, iw0 = ow0 * p.strideW - p.padW - geo.lead;
   const int chunks = (p.cin + geo.chunkC - 1) / geo.chunkC;
+  const int chunkBegin = blockIdx.y * p.stepsPerSplit, steps = min(chunks, chunkBegin + p.stepsPerSplit) - chunkBegin;
 
   auto load = [&](int chunk, int stage) {
     float* as = shared + stage * geo.stageFloats;
@@ -288,16 +307,16 @@ __device__ __forceinline__ void convStagedBody(const ConvParams& p, const Epilog
   float acc[2][4][4] = {};
 #pragma unroll
   for (int s = 0; s < kConvStages - 1; ++s) {
-    if (s < chunks)
-      load(s, s);
+    if (s < steps)
+      load(chunkBegin + s, s);
     cpAsyncCommit();
   }
-  for (int kt = 0; kt < chunks; ++kt) {
+  for (int kt = 0; kt < steps; ++kt) {
     cpAsyncWait<kConvStages - 2>();
-    // Publishes chunk kt, and every warp is done with the stage the next load overwrites.
+    // Publishes step kt, and every warp is done with the stage the next load overwrites.
     __syncthreads();
-    if (kt + kConvStages - 1 < chunks)
-      load(kt + kConvStages - 1, (kt + kConvStages - 1) % kConvStages);
+    if (kt + kConvStages - 1 < steps)
+      load(chunkBegin + kt + kConvStages - 1, (kt + kConvStages - 1) % kConvStages);
     cpAsyncCommit();
     const float* as = shared + kt % kConvStages * geo.stageFloats;
     const float* bs = as + geo.chunkC * geo.channelFloats + (warpN * 32 + g) * geo.weightPitch + t * taps;
@@ -327,24 +346,12 @@ __device__ __forceinline__ void convStagedBody(const ConvParams& p, const Epilog
           }
         }
   }
-
-#pragma unroll
-  for (int mi = 0; mi < 2; ++mi)
-#pragma unroll
-    for (int half = 0; half < 2; ++half) {
-      const int m = warpM * 32 + mi * 16 + g + 8 * half;
-      const int oh = oh0 + m / geo.tileW, ow = ow0 + m % geo.tileW;
-      if (oh >= p.oh || ow >= p.ow)
-        continue;
-#pragma unroll
-      for (int ni = 0; ni < 4; ++ni)
-#pragma unroll
-        for (int e = 0; e < 2; ++e) {
-          const int n = n0 + warpN * 32 + ni * 8 + 2 * t + e;
-          if (n < p.cout)
-            epilogue(image, n, oh * p.ow + ow, acc[mi][ni][2 * half + e]);
-        }
-    }
+  convFinish(p, epilogue, acc, n0 + warpN * 32, [&](int mi, int half, int& img, int& pixel) {
+    const int m = warpM * 32 + mi * 16 + g + 8 * half;
+    const int oh = oh0 + m / geo.tileW, ow = ow0 + m % geo.tileW;
+    img = image, pixel = oh * p.ow + ow;
+    return oh < p.oh && ow < p.ow;
+  });
 }
 
 } // namespace detail

@@ -185,23 +185,10 @@ __device__ __forceinline__ void tiledFinish(const GemmParams& p, const Epilogue&
                                             int batch, int split, int mBase, int nBase) {
   const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
   if (p.splitK > 1) {
-    constexpr int kPerThread = kTiledM * kTiledN / kTiledThreads;
     const unsigned tile = (batch * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
-    float* first = splitKPartials(p.workspace) + i64{tile} * p.splitK * kTiledM * kTiledN + threadIdx.x;
-    float* mine = first + i64{split} * kTiledM * kTiledN;
-    // Accumulator i = (mi * 4 + ni) * 4 + e at first[i * kTiledThreads]: coalesced across the block.
-#pragma unroll
-    for (int i = 0; i < kPerThread; ++i) mine[i * kTiledThreads] = acc[i / 16][i / 4 % 4][i % 4];
-    if (!splitKArriveLast(static_cast<unsigned*>(p.workspace) + tile, p.splitK))
+    if (!splitKCombine<kTiledThreads, kTiledM * kTiledN / kTiledThreads>(&acc[0][0][0], p.workspace, tile, split,
+                                                                         p.splitK))
       return;
-    // Splits outermost: each step has the thread's 64 loads in flight at once (a split at a
-    // time per element would wait out an L2 round trip per load).
-#pragma unroll
-    for (int i = 0; i < kPerThread; ++i) acc[i / 16][i / 4 % 4][i % 4] = 0.0f;
-    for (int s = 0; s < p.splitK; ++s)
-#pragma unroll
-      for (int i = 0; i < kPerThread; ++i)
-        acc[i / 16][i / 4 % 4][i % 4] += __ldcg(first + (i64{s} * kTiledM * kTiledN + i * kTiledThreads));
   }
 #pragma unroll
   for (int mi = 0; mi < 4; ++mi)

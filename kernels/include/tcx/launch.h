@@ -70,6 +70,12 @@ constexpr i64 roundUp(i64 a, i64 b) { return ceilDiv(a, b) * b; }
 // The splits a planner wants, or none where the tiles outnumber the workspace's counters (abi.h).
 constexpr i64 splitsFor(i64 wanted, i64 tiles) { return tiles > kSplitKMaxTiles ? 1 : wanted; }
 
+// K steps per split for `wanted` splits of `steps`, each split at least two steps: a split of one
+// spends about as long filling its pipeline and writing its partial tile as on its products.
+constexpr i64 stepsPerSplit(i64 steps, i64 wanted) {
+  return ceilDiv(steps, std::clamp<i64>(wanted, 1, std::max<i64>(1, steps / 2)));
+}
+
 // The split-K workspace (abi.h) for `partialFloats` floats of partial tiles.
 constexpr std::size_t splitKWorkspaceBytes(i64 partialFloats) {
   return static_cast<std::size_t>(kSplitKCounterBytes + partialFloats * 4);
@@ -168,9 +174,9 @@ inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0) {
     const i64 tiles = ceilDiv(pr.n, kTiledN) * ceilDiv(pr.m, kTiledM) * pr.batch;
     const i64 steps = ceilDiv(pr.k, tiledKElems(elemBytes(pr.type)));
     const i64 wanted = splitsFor(splitK > 0 ? splitK : i64{kTiledMinBlocks} * smCount / tiles, tiles);
-    const i64 stepsPerSplit = ceilDiv(steps, std::clamp<i64>(wanted, 1, std::max<i64>(1, steps / 2)));
-    p.kPerSplit = static_cast<int>(stepsPerSplit * tiledKElems(elemBytes(pr.type)));
-    p.splitK = static_cast<int>(ceilDiv(steps, stepsPerSplit));
+    const i64 splitSteps = stepsPerSplit(steps, wanted);
+    p.kPerSplit = static_cast<int>(splitSteps * tiledKElems(elemBytes(pr.type)));
+    p.splitK = static_cast<int>(ceilDiv(steps, splitSteps));
     plan.launch = launch1d(ceilDiv(pr.n, kTiledN), ceilDiv(pr.m, kTiledM), i64{pr.batch} * p.splitK, kTiledThreads,
                            tiledSharedBytes(elemBytes(pr.type)));
     if (p.splitK > 1)
@@ -218,14 +224,17 @@ inline std::string gemmTemplateArgs(const GemmPlan& plan, std::string_view epilo
 struct ConvPlan {
   bool staged = false; // conv_implicit_gemm_body's Staged
   LaunchConfig launch = {};
-  ConvParams params = {}; // the problem with vectorX and vectorW set
+  ConvParams params = {}; // the problem with vectorX, vectorW and the split set; workspace unset
+  std::size_t workspaceBytes = 0;
 };
 
 // The staged path for float where its stages fit two blocks a multiprocessor, else the gather
 // path. One block per output tile of kConvTileM pixels x kConvTileN channels, the channel tiles
-// of one pixel tile adjacent so that they read the same inputs while those sit in L2.
+// of one pixel tile adjacent so that they read the same inputs while those sit in L2; K split
+// as gemm_tiled splits it where the tiles leave multiprocessors idle (splitK == 0 picks it).
 // xAligned16 / wAligned16: the views' base pointers, offsets included, are 16-byte aligned.
-inline ConvPlan planConv(const ConvParams& problem, ElemType type, bool xAligned16, bool wAligned16) {
+inline ConvPlan planConv(const ConvParams& problem, ElemType type, bool xAligned16, bool wAligned16, int smCount,
+                         int splitK = 0) {
   using namespace detail;
   ConvPlan plan;
   ConvParams& p = plan.params;
@@ -238,14 +247,24 @@ inline ConvPlan planConv(const ConvParams& problem, ElemType type, bool xAligned
   p.vectorW = wAligned16 && wDense && ws[0] % 4 == 0;
   plan.staged = type == ElemType::F32 && convHaloSharedBytes(p) <= kConvHaloMaxBytes;
   const i64 tilesN = ceilDiv(p.cout, kConvTileN);
+  i64 tiles, steps, sharedBytes;
   if (plan.staged) {
     const ConvHaloGeometry geo = convHaloGeometry(p);
-    const i64 tiles = i64{p.batch} * ceilDiv(p.oh, geo.tileH) * ceilDiv(p.ow, geo.tileW);
-    plan.launch = launch1d(tiles * tilesN, 1, 1, kConvThreads, convHaloSharedBytes(p));
+    tiles = i64{p.batch} * ceilDiv(p.oh, geo.tileH) * ceilDiv(p.ow, geo.tileW) * tilesN;
+    steps = ceilDiv(p.cin, geo.chunkC);
+    sharedBytes = convHaloSharedBytes(p);
   } else {
-    const i64 pixels = i64{p.batch} * p.oh * p.ow;
-    plan.launch = launch1d(ceilDiv(pixels, kConvTileM) * tilesN, 1, 1, kConvThreads, kConvSharedBytes);
+    tiles = ceilDiv(i64{p.batch} * p.oh * p.ow, kConvTileM) * tilesN;
+    steps = ceilDiv(i64{p.cin} * p.kh * p.kw, convTileK(elemBytes(type)));
+    sharedBytes = kConvSharedBytes;
   }
+  const i64 splitSteps =
+      stepsPerSplit(steps, splitsFor(splitK > 0 ? splitK : i64{kConvMinBlocks} * smCount / tiles, tiles));
+  p.stepsPerSplit = static_cast<int>(splitSteps);
+  p.splitK = static_cast<int>(ceilDiv(steps, splitSteps));
+  plan.launch = launch1d(tiles, p.splitK, 1, kConvThreads, sharedBytes);
+  if (p.splitK > 1)
+    plan.workspaceBytes = splitKWorkspaceBytes(tiles * p.splitK * kConvTileM * kConvTileN);
   return plan;
 }
 

@@ -32,6 +32,29 @@ __device__ __forceinline__ bool splitKArriveLast(unsigned* counter, int splitK) 
   return last;
 }
 
+// The whole handshake for a block whose threads each hold kPerThread accumulators, `acc` (a
+// thread's accumulator array, flattened): writes them as split `split` of tile `tile` (thread t's
+// i-th at partial float t + i * kThreads, coalesced across the block), then returns false in every
+// block but the tile's last, which gets acc summed over all splits in split order and true.
+template <int kThreads, int kPerThread>
+__device__ __forceinline__ bool splitKCombine(float* acc, void* workspace, unsigned tile, int split, int splitK) {
+  constexpr int kTileFloats = kThreads * kPerThread;
+  float* first = splitKPartials(workspace) + static_cast<i64>(tile) * splitK * kTileFloats + threadIdx.x;
+  float* mine = first + static_cast<i64>(split) * kTileFloats;
+#pragma unroll
+  for (int i = 0; i < kPerThread; ++i) mine[i * kThreads] = acc[i];
+  if (!splitKArriveLast(static_cast<unsigned*>(workspace) + tile, splitK))
+    return false;
+  // Splits outermost: each step has all the thread's loads in flight at once (a split at a time
+  // per element would wait out an L2 round trip per load).
+#pragma unroll
+  for (int i = 0; i < kPerThread; ++i) acc[i] = 0.0f;
+  for (int s = 0; s < splitK; ++s)
+#pragma unroll
+    for (int i = 0; i < kPerThread; ++i) acc[i] += __ldcg(first + (static_cast<i64>(s) * kTileFloats + i * kThreads));
+  return true;
+}
+
 } // namespace tcx
 
 #endif // TCX_SPLIT_K_CUH

@@ -1,6 +1,7 @@
 // ConvTranspose over 1-D, 2-D and 3-D inputs with strides, dilations, pads,
 // output_padding, output_shape, both SAME auto_pads, groups with several
-// filters each and depthwise; and grouped and depthwise Conv.
+// filters each and depthwise; grouped and depthwise Conv; and deep convolutions with few output
+// tiles, which split K.
 
 #include "CaseSupport.h"
 
@@ -72,6 +73,22 @@ OpCase groupedConvCase(DType dtype) {
           }};
 }
 
+// A 3 x 3 over a small deep image (ResNet's last stage, ragged in pixels and channels) with a Relu
+// the combining block applies, and a squeeze-excitation's 1 x 1 over one pixel: few output tiles
+// and a long K, so the convolution kernel splits K (launch.h's planConv).
+OpCase deepConvCase(DType dtype) {
+  return {caseName("Conv deep split K", dtype), [=] {
+            GraphBuilder b("deep_conv");
+            Value* x = b.input("x", dtype, {1, 256, 7, 9});
+            Value* w = b.input("w", dtype, {70, 256, 3, 3});
+            b.output(b.op("Relu", {b.op("Conv", {x, w}, attrs({{"pads", Ints{1, 1, 1, 1}}}))}));
+            Value* pooled = b.input("pooled", dtype, {1, 1152, 1, 1});
+            Value* fc = b.input("fc", dtype, {48, 1152, 1, 1});
+            b.output(b.op("Conv", {pooled, fc, b.input("fc_bias", dtype, {48})}));
+            return b.finish();
+          }};
+}
+
 } // namespace
 
 std::vector<OpCase> convolutionCases() {
@@ -80,6 +97,7 @@ std::vector<OpCase> convolutionCases() {
     cases.push_back(convTransposePlanarCase(dtype));
     cases.push_back(convTransposeOtherCase(dtype));
     cases.push_back(groupedConvCase(dtype));
+    cases.push_back(deepConvCase(dtype));
   }
   return cases;
 }
