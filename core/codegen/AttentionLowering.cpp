@@ -2,7 +2,7 @@
 
 #include "codegen/CudaCodegen.h"
 #include "codegen/EpilogueCode.h"
-#include "codegen/StridedView.h"
+#include "plan/StridedView.h"
 
 #include "ops/OpDef.h"
 #include "tcx/launch.h"

@@ -1,6 +1,7 @@
 #include "cost/CostModel.h"
 
 #include "ops/OpDef.h"
+#include "plan/StridedView.h"
 
 #include <algorithm>
 #include <cmath>
@@ -56,6 +57,24 @@ int64_t bestRunElements(const MappingPiece& p, const Shape& shape) {
   }
 }
 
+// A contraction with an operand that is no strided view (a window partition
+// folded into its mapping function, say) cannot take the library's
+// tensor-core kernels: codegen's element form computes one output per
+// thread, each reading its operands through the cache with the mapping's
+// index arithmetic. Swin-T's window-partitioned q/k/v projections ran so at
+// 1.2 to 5.4 TFLOP/s on an H100 (docs/benchmarks.md), about 1/24 of its fp32
+// SIMT peak.
+constexpr double kElementContractionEfficiency = 1.0 / 24;
+
+// Whether every operand of `node` that the kernel reads from memory is a
+// strided view, as the library kernels need.
+bool operandsAreStridedViews(const PlanKernel& kernel, const Node& node) {
+  for (const Value* v : node.inputs())
+    for (const TensorAccess& a : kernel.inputs)
+      if (v && a.value == v && !hasStridedView(a)) return false;
+  return true;
+}
+
 double sectorPenalty(double runBytes, int sectorBytes) {
   if (runBytes >= 4.0 * sectorBytes) return 1.0;
   return std::ceil(runBytes / sectorBytes) * sectorBytes / runBytes;
@@ -84,23 +103,26 @@ double CostModel::accessBytes(const TensorAccess& access) const {
 }
 
 double CostModel::flopSeconds(const PlanKernel& kernel, double* flops) const {
-  double tensorFlops = 0, simtFlops = 0;
+  double tensorFlops = 0, simtFlops = 0, elementContractionFlops = 0;
   DType dtype = DType::F32;
   for (const Node* n : kernel.fused->nodes) {
     const OpDef& op = n->op();
     if (!op.flops) continue; // moves data, or is folded away
-    if (op.opClass == OpClass::Contraction) {
+    if (op.opClass == OpClass::Contraction && !operandsAreStridedViews(kernel, *n)) {
+      elementContractionFlops += op.flops(*n);
+    } else if (op.opClass == OpClass::Contraction) {
       tensorFlops += op.flops(*n);
       dtype = n->input(0)->type().dtype;
     } else {
       simtFlops += op.flops(*n);
     }
   }
-  *flops = tensorFlops + simtFlops;
+  *flops = tensorFlops + simtFlops + elementContractionFlops;
   double peak = dtype == DType::F16 || dtype == DType::BF16 ? preset_.tensorFlops16
                 : dtype == DType::F32                        ? preset_.tensorFlopsTf32
                                                              : preset_.simtFlops32 / 2;
-  return tensorFlops / (peak * preset_.computeEfficiency) + simtFlops / preset_.simtFlops32;
+  return tensorFlops / (peak * preset_.computeEfficiency) + simtFlops / preset_.simtFlops32 +
+         elementContractionFlops / (preset_.simtFlops32 * kElementContractionEfficiency);
 }
 
 KernelEstimate CostModel::estimate(const PlanKernel& kernel) const {

@@ -4,6 +4,7 @@
 #include "fusion/FusionPass.h"
 #include "ops/GraphBuilder.h"
 #include "plan/PlanLowering.h"
+#include "plan/StridedView.h"
 #include "vt/Vtog.h"
 
 #include <catch2/catch.hpp>
@@ -36,6 +37,17 @@ KernelEstimate estimateOnlyKernel(const Graph& graph, const GpuPreset& preset = 
   const ExecPlan plan = lowerToPlan(kernels, noStrategy);
   REQUIRE(plan.kernels.size() == 1);
   return CostModel(preset).estimate(plan.kernels[0]);
+}
+
+// Every data-movement output virtual over its input: the whole chain folds
+// into the mapping function of the compute op that reads its end.
+PointsToGraph everyOutputVirtual(const Vtog& vtog) {
+  std::set<int> chosen;
+  for (const VtogEdge& e : vtog.edges())
+    if (e.direction == EdgeDirection::OutputOverInput) chosen.insert(e.id);
+  PointsToGraph g(vtog, chosen);
+  REQUIRE(g.valid());
+  return g;
 }
 
 // A graph of `op` over f32 inputs of the given shapes.
@@ -99,4 +111,55 @@ TEST_CASE("an element-wise Add is memory-bound: its time is bytes over bandwidth
   CHECK(e.bytes == 3.0 * 1024 * 1024 * 4);
   CHECK(e.memoryBound);
   CHECK(e.seconds == Approx(3.0 * 1024 * 1024 * 4 / 1e12 + 1e-6));
+}
+
+TEST_CASE("a contraction whose operand is no strided view is estimated at the element form's rate", "[cost]") {
+  // Swin's window partition: [1, 14, 14, 96] as 2 x 2 windows of 7 x 7 tokens, the tokens of a window
+  // as rows of a [4, 49, 96] x [96, 288] MatMul. With every output virtual over its input, the Reshape-Transpose-
+  // Reshape chain folds into the MatMul's mapping function (x1 / 7, x1 % 7, ...), which no library
+  // kernel takes: codegen computes it one output per thread, on CUDA cores.
+  GraphBuilder b("windows");
+  Value* x = b.input("x", DType::F32, {1, 14, 14, 96});
+  Value* parts = b.op("Reshape", {x, b.ints("split", {1, 2, 7, 2, 7, 96})});
+  Value* windows = b.op("Transpose", {parts}, attrs({{"perm", Ints{0, 1, 3, 2, 4, 5}}}));
+  Value* rows = b.op("Reshape", {windows, b.ints("rows", {4, 49, 96})});
+  b.output(b.op("MatMul", {rows, b.input("w", DType::F32, {96, 288})}, {}, "/qkv"));
+  const Graph graph = b.finish();
+  const KernelGraph kernels = fuseOperators(graph);
+  const Vtog vtog = buildVtog(kernels);
+  const ExecPlan plan = lowerToPlan(kernels, everyOutputVirtual(vtog));
+  REQUIRE(plan.kernels.size() == 1);
+  const PlanKernel& matmul = plan.kernels[0];
+  bool windowed = false;
+  for (const TensorAccess& a : matmul.inputs) windowed |= a.value == rows && !hasStridedView(a);
+  REQUIRE(windowed);
+  const double flops = 2.0 * 96 * 4 * 49 * 288;
+  const KernelEstimate e = CostModel(roundPreset()).estimate(matmul);
+  CHECK(e.flops == flops);
+  CHECK_FALSE(e.memoryBound);
+  CHECK(e.seconds == Approx(flops / (1e12 / 24) + 1e-6));
+  // The same MatMul over a plain [4, 49, 96] input: the tensor-core rate.
+  CHECK(estimateOnlyKernel(oneOp("MatMul", {{4, 49, 96}, {96, 288}})).seconds == Approx(flops / 1e12 + 1e-6));
+}
+
+TEST_CASE("GQA's shared KV heads are a strided view with a grouped dimension", "[cost]") {
+  // K of [1, 8, 16, 64] read by 32 query heads: head h reads KV head h / 4.
+  GraphBuilder b("gqa");
+  Value* k = b.input("k", DType::F16, {1, 8, 1, 16, 64});
+  Value* expanded = b.op("Expand", {k, b.ints("to", {1, 8, 4, 16, 64})});
+  Value* heads = b.op("Reshape", {expanded, b.ints("heads", {1, 32, 16, 64})});
+  b.output(b.op("MatMul", {b.input("q", DType::F16, {1, 32, 1, 16}), b.op("Reshape", {heads, b.ints("flat", {1, 32, 16, 64})})}));
+  const Graph graph = b.finish();
+  const KernelGraph kernels = fuseOperators(graph);
+  const Vtog vtog = buildVtog(kernels);
+  const ExecPlan plan = lowerToPlan(kernels, everyOutputVirtual(vtog));
+  REQUIRE(plan.kernels.size() == 1);
+  int grouped = 0;
+  for (const TensorAccess& a : plan.kernels[0].inputs)
+    if (a.value->type().shape == Shape{1, 32, 16, 64}) {
+      CHECK_FALSE(stridedView(a));
+      CHECK(hasStridedView(a));
+      ++grouped;
+    }
+  CHECK(grouped == 1);
 }

@@ -26,4 +26,9 @@ struct StridedView {
 // offset as floor(x / group).
 std::optional<StridedView> stridedView(const TensorAccess& access, int groupedDim = -1, int64_t group = 1);
 
+// Whether the access is a strided view, plainly or with one dimension grouped
+// by a divisor its offset shows (x_d / g): what the library kernels need of
+// an operand, as the cost model asks it before codegen does.
+bool hasStridedView(const TensorAccess& access);
+
 } // namespace tcx

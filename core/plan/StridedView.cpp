@@ -1,4 +1,4 @@
-#include "codegen/StridedView.h"
+#include "plan/StridedView.h"
 
 namespace tcx {
 
@@ -31,6 +31,17 @@ std::optional<StridedView> stridedView(const TensorAccess& access, int groupedDi
   view.groupedDim = groupedDim;
   view.group = group;
   return view;
+}
+
+bool hasStridedView(const TensorAccess& access) {
+  if (stridedView(access)) return true;
+  if (access.mapping.pieces().size() != 1) return false;
+  for (const IndexExpr::Term& t : access.mapping.pieces().front().offset.terms()) {
+    if (t.atom->kind != IndexExpr::Atom::Kind::FloorDiv) continue;
+    for (int d = 0; d < static_cast<int>(access.mapping.virtualShape().size()); ++d)
+      if (t.atom->operand == IndexExpr::var(d) && stridedView(access, d, t.atom->divisor)) return true;
+  }
+  return false;
 }
 
 } // namespace tcx
