@@ -24,7 +24,7 @@ void emitCopyRegions(const ExecPlan& plan, int index, ModuleBuilder& module) {
 void emitCompute(const ExecPlan& plan, int index, const CodegenTarget& target, ModuleBuilder& module) {
   const PlanKernel& k = plan.kernels[index];
   try {
-    ValueCode values(plan, k, index, module);
+    ValueCode values(plan, k, index, module, target);
     if (!emitScatter(values) && !emitLibraryGemm(values, target) && !emitLibraryAttention(values, target))
       values.storeOutputs();
   } catch (const Error& e) {

@@ -1,6 +1,7 @@
 #include "codegen/GemmLowering.h"
 
 #include "codegen/CudaCodegen.h"
+#include "codegen/CudaTypes.h"
 #include "codegen/EpilogueCode.h"
 #include "plan/StridedView.h"
 
@@ -81,16 +82,13 @@ std::optional<GemmMatch> operandViews(const PlanKernel& k, FusionRole role) {
   return GemmMatch{.a = std::move(*av), .b = std::move(*bv)};
 }
 
-// MatMul with NumPy batching: a weight shared by every batch folds the
-// batches into rows; batches on both sides need one stride per side.
-std::optional<GemmMatch> matchMatMul(ValueCode& values) {
-  const PlanKernel& k = values.kernel();
-  const Node& mm = *k.fused->anchor;
-  std::optional<GemmMatch> views = operandViews(k, FusionRole::MatrixProduct);
-  if (!views) return std::nullopt;
+// MatMul `mm` over operand views a and b, with NumPy batching: a weight
+// shared by every batch folds the batches into rows; batches on both sides
+// need one stride per side.
+std::optional<GemmMatch> matMulMatch(const Node& mm, StridedView a, StridedView b) {
   const Shape &as = mm.input(0)->type().shape, &bs = mm.input(1)->type().shape, &cs = mm.output(0)->type().shape;
   if (as.size() < 2 || bs.size() < 2) return std::nullopt;
-  GemmMatch match = std::move(*views);
+  GemmMatch match{.a = std::move(a), .b = std::move(b)};
   const StridedView *av = &match.a, *bv = &match.b;
 
   const int64_t m = as[as.size() - 2], kk = as.back(), n = bs.back();
@@ -105,12 +103,22 @@ std::optional<GemmMatch> matchMatMul(ValueCode& values) {
   problem.aStrides[2] = av->strides[aBatch + 1];
   const int64_t outRows = numElements(cs) / n; // every output row, batches included
   if (bBatchCount == 1) {
-    // A weight shared by every batch: the batches are more rows of one GEMM.
-    std::optional<int64_t> rowStride = foldedStride(*av, as, 0, aBatch + 1);
-    if (!rowStride) return std::nullopt;
-    problem.batch = 1;
-    problem.m = static_cast<int>(outRows);
-    problem.aStrides[1] = *rowStride;
+    // A weight shared by every batch: the batches are more rows of one GEMM, or, where they do not fold
+    // into rows (a sequence-first view of a batch-first tensor, as PyTorch's multi-head attention reads
+    // its input), one GEMM per batch with B's batch stride 0.
+    if (std::optional<int64_t> rowStride = foldedStride(*av, as, 0, aBatch + 1)) {
+      problem.batch = 1;
+      problem.m = static_cast<int>(outRows);
+      problem.aStrides[1] = *rowStride;
+    } else {
+      std::optional<int64_t> aBatchStride = foldedStride(*av, as, 0, aBatch);
+      if (!aBatchStride) return std::nullopt;
+      problem.batch = static_cast<int>(outRows / m);
+      problem.m = static_cast<int>(m);
+      problem.aStrides[0] = *aBatchStride;
+      problem.aStrides[1] = av->strides[aBatch];
+      problem.bStrides[0] = 0;
+    }
   } else {
     // Batches on both sides, same count, each side's batch dimensions one stride.
     if (as.size() != bs.size() || !std::equal(as.begin(), as.begin() + aBatch, bs.begin())) return std::nullopt;
@@ -131,6 +139,13 @@ std::optional<GemmMatch> matchMatMul(ValueCode& values) {
   }
   match.outIndex += fmt::format("    const Index x{} = n;\n", cs.size() - 1);
   return match;
+}
+
+// The kernel's anchor MatMul, its operands the kernel's inputs.
+std::optional<GemmMatch> matchMatMul(ValueCode& values) {
+  std::optional<GemmMatch> views = operandViews(values.kernel(), FusionRole::MatrixProduct);
+  if (!views) return std::nullopt;
+  return matMulMatch(*values.kernel().fused->anchor, std::move(views->a), std::move(views->b));
 }
 
 // Gemm: Y = alpha A' B' + beta C, A' and B' being A and B or their
@@ -301,20 +316,19 @@ std::optional<std::string> epilogueFunctor(ValueCode& values, const std::string&
                      fmt::arg("s", *stores));
 }
 
-bool emitGemm(ValueCode& values, const GemmMatch& match, ElemType type, const CodegenTarget& target) {
+// The GEMM kernel `entry` for `match`, its epilogue the functor `epilogue`
+// (whose code `epilogueCode` defines); `what` describes the launch.
+void emitGemmKernel(ValueCode& values, const GemmMatch& match, ElemType type, const std::string& epilogueCode,
+                    const std::string& epilogue, const std::string& entry, const std::string& what) {
   GemmProblem problem = match.problem;
   problem.type = type;
   const int elem = elemBytes(type);
   problem.aAligned16 = match.a.offset * elem % 16 == 0;
   problem.bAligned16 = match.b.offset * elem % 16 == 0;
   const StridedView *av = &match.a, *bv = &match.b;
-  std::optional<std::string> epilogue = epilogueFunctor(values, match.outIndex, match.acc);
-  if (!epilogue) return false;
-
-  const GemmPlan plan = planGemm(problem, target.smCount);
+  const GemmPlan plan = planGemm(problem, values.target().smCount);
   ModuleBuilder& module = values.module();
-  const std::string prefix = values.prefix();
-  module.append(*epilogue);
+  module.append(epilogueCode);
 
   const int workspace = plan.workspaceBytes ? module.splitKWorkspace(static_cast<int64_t>(plan.workspaceBytes)) : -1;
   const GemmParams& p = plan.params;
@@ -335,24 +349,30 @@ bool emitGemm(ValueCode& values, const GemmMatch& match, ElemType type, const Co
     break;
   }
   module.append(fmt::format(
-      "extern \"C\" __global__ void __launch_bounds__({bounds}) {p}gemm(Buffers b) {{\n"
+      "extern \"C\" __global__ void __launch_bounds__({bounds}) {entry}(Buffers b) {{\n"
       "  tcx::GemmParams p;\n"
       "  p.a = {{static_cast<const {t}*>(b.p[{ab}]) + {ao}, {a0}, {a1}, {a2}}};\n"
       "  p.b = {{static_cast<const {t}*>(b.p[{bb}]) + {bo}, {b0}, {b1}, {b2}}};\n"
       "  p.batch = {batch};\n  p.m = {m};\n  p.n = {n};\n  p.k = {k};\n"
       "  p.splitK = {splitK};\n  p.kPerSplit = {kPerSplit};\n  p.kChunk = {kChunk};\n  p.workspace = {ws};\n"
-      "  tcx::{body}<{args}>(p, {p}Epilogue{{b}});\n}}\n\n",
-      fmt::arg("bounds", bounds), fmt::arg("p", prefix), fmt::arg("t", t), fmt::arg("ab", av->buffer),
+      "  tcx::{body}<{args}>(p, {epilogue}{{b}});\n}}\n\n",
+      fmt::arg("bounds", bounds), fmt::arg("entry", entry), fmt::arg("epilogue", epilogue), fmt::arg("t", t), fmt::arg("ab", av->buffer),
       fmt::arg("ao", av->offset), fmt::arg("a0", p.a.strideBatch), fmt::arg("a1", p.a.strideRow),
       fmt::arg("a2", p.a.strideCol), fmt::arg("bb", bv->buffer), fmt::arg("bo", bv->offset),
       fmt::arg("b0", p.b.strideBatch), fmt::arg("b1", p.b.strideRow), fmt::arg("b2", p.b.strideCol),
       fmt::arg("batch", p.batch), fmt::arg("m", p.m), fmt::arg("n", p.n), fmt::arg("k", p.k),
       fmt::arg("splitK", p.splitK), fmt::arg("kPerSplit", p.kPerSplit), fmt::arg("kChunk", p.kChunk),
       fmt::arg("ws", workspace >= 0 ? fmt::format("b.p[{}]", workspace) : "nullptr"), fmt::arg("body", body),
-      fmt::arg("args", gemmTemplateArgs(plan, prefix + "Epilogue"))));
-  module.addLaunch(values.planKernelIndex(), prefix + "gemm", plan.launch.grid, plan.launch.block,
-                   plan.launch.sharedBytes, fmt::format("gemm {}x{}x{} (batch {}{})", p.m, p.n, p.k, p.batch,
+      fmt::arg("args", gemmTemplateArgs(plan, epilogue))));
+  module.addLaunch(values.planKernelIndex(), entry, plan.launch.grid, plan.launch.block, plan.launch.sharedBytes,
+                   fmt::format("{}gemm {}x{}x{} (batch {}{})", what, p.m, p.n, p.k, p.batch,
                                p.splitK > 1 ? fmt::format(", split {}", p.splitK) : ""));
+}
+
+bool emitGemm(ValueCode& values, const GemmMatch& match, ElemType type) {
+  std::optional<std::string> epilogue = epilogueFunctor(values, match.outIndex, match.acc);
+  if (!epilogue) return false;
+  emitGemmKernel(values, match, type, *epilogue, values.prefix() + "Epilogue", values.prefix() + "gemm", "");
   return true;
 }
 
@@ -399,14 +419,37 @@ bool emitConv(ValueCode& values, const ConvMatch& match, ElemType type, const Co
   return true;
 }
 
+// The element type every operand of `node` and its result share, if the
+// library GEMMs take it.
+std::optional<ElemType> sharedElemType(const Node& node) {
+  const Value* result = node.output(0);
+  for (const Value* v : node.inputs())
+    if (v && v->type().dtype != result->type().dtype) return std::nullopt;
+  return elemType(result->type().dtype);
+}
+
 } // namespace
 
+bool emitStagedMatMul(ValueCode& values, const Node& mm, const std::string& entry, int scratch,
+                      const std::string& offset) {
+  std::optional<ElemType> type = sharedElemType(mm);
+  std::optional<StridedView> a = values.memoryView(mm.input(0)), b = values.memoryView(mm.input(1));
+  if (!type || !a || !b) return false;
+  std::optional<GemmMatch> match = matMulMatch(mm, std::move(*a), std::move(*b));
+  if (!match) return false;
+  const DType dtype = mm.output(0)->type().dtype;
+  const std::string epilogue = entry + "Epilogue";
+  const std::string code = fmt::format(
+      "struct {e} {{\n  Buffers b;\n  __device__ __forceinline__ void operator()(int batch, int m, int n, float acc) "
+      "const {{\n{index}    tcx::store<{s}>(b.p[{scratch}], {offset}, tcx::roundTo<{s}>(acc));\n  }}\n}};\n\n",
+      fmt::arg("e", epilogue), fmt::arg("index", match->outIndex), fmt::arg("s", cudaStorageType(dtype)),
+      fmt::arg("scratch", scratch), fmt::arg("offset", offset));
+  emitGemmKernel(values, *match, *type, code, epilogue, entry, fmt::format("stage {} on the library ", mm.describe()));
+  return true;
+}
+
 bool emitLibraryGemm(ValueCode& values, const CodegenTarget& target) {
-  const Node& anchor = *values.kernel().fused->anchor;
-  const Value* result = anchor.output(0);
-  for (const Value* v : anchor.inputs())
-    if (v && v->type().dtype != result->type().dtype) return false;
-  std::optional<ElemType> type = elemType(result->type().dtype);
+  std::optional<ElemType> type = sharedElemType(*values.kernel().fused->anchor);
   if (!type) return false;
   std::optional<GemmMatch> gemm = matchMatMul(values);
   if (!gemm) gemm = matchGemm(values);
@@ -414,7 +457,7 @@ bool emitLibraryGemm(ValueCode& values, const CodegenTarget& target) {
   // tf32 tensor cores, as cuDNN does by default; gemm_tiled keeps fp32's
   // accuracy for float (3xTF32), which MatMuls keep (PyTorch's default too).
   if (!gemm && *type != ElemType::F32) gemm = matchPointwiseConv(values);
-  if (gemm) return emitGemm(values, *gemm, *type, target);
+  if (gemm) return emitGemm(values, *gemm, *type);
   std::optional<ConvMatch> conv = matchConv(values);
   return conv && emitConv(values, *conv, *type, target);
 }

@@ -17,4 +17,11 @@ struct CodegenTarget;
 // convolutions, a non-element-wise epilogue.
 bool emitLibraryGemm(ValueCode& values, const CodegenTarget& target);
 
+// Stages MatMul `mm`, a node inside a fused kernel that has no library kernel
+// as a whole (a float attention), as the library GEMM launch `entry` writing
+// `scratch` at the row-major `offset` of its output index; false (emitting
+// nothing) when an operand is not in memory as a strided view.
+bool emitStagedMatMul(ValueCode& values, const Node& mm, const std::string& entry, int scratch,
+                      const std::string& offset);
+
 } // namespace tcx

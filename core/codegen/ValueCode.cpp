@@ -2,6 +2,7 @@
 
 #include "codegen/AccessCode.h"
 #include "codegen/CudaTypes.h"
+#include "codegen/GemmLowering.h"
 #include "ops/OpDef.h"
 
 #include <fmt/format.h>
@@ -41,8 +42,22 @@ std::vector<std::string> broadcastIndex(const Shape& operandShape, const Shape& 
   return result;
 }
 
-ValueCode::ValueCode(const ExecPlan& plan, const PlanKernel& kernel, int planKernelIndex, ModuleBuilder& module)
-    : plan_(plan), kernel_(kernel), index_(planKernelIndex), module_(module) {}
+ValueCode::ValueCode(const ExecPlan& plan, const PlanKernel& kernel, int planKernelIndex, ModuleBuilder& module,
+                     const CodegenTarget& target)
+    : plan_(plan), kernel_(kernel), index_(planKernelIndex), module_(module), target_(target) {}
+
+std::optional<StridedView> ValueCode::memoryView(const Value* v) const {
+  if (const TensorAccess* access = findAccess(kernel_.inputs, v)) return stridedView(*access);
+  auto it = stagedScratch_.find(v);
+  if (it == stagedScratch_.end()) return std::nullopt;
+  StridedView view;
+  view.buffer = it->second;
+  const Shape& shape = v->type().shape;
+  view.strides.assign(shape.size(), 0);
+  int64_t stride = 1;
+  for (size_t d = shape.size(); d-- > 0; stride *= shape[d]) view.strides[d] = stride;
+  return view;
+}
 
 std::string ValueCode::prefix() const { return fmt::format("k{}_", index_); }
 
@@ -153,8 +168,14 @@ std::string ValueCode::stage(const Node& node, const Value& out, const std::stri
                          },
                          cudaComputeType(dtype)};
   const int scratch = module_.addScratch(out.type().byteSize());
+  stagedScratch_[&out] = scratch;
   const std::string offset = rowMajorOffset(shape);
   const std::string entry = fmt::format("{}stage{}", prefix(), stages_++);
+  if (node.op().fusionRole == FusionRole::MatrixProduct) {
+    for (const Value* in : node.inputs())
+      if (in) function(in); // stages the operands first, so that they are in memory
+    if (emitStagedMatMul(*this, node, entry, scratch, offset)) return loadFunction(name, dtype, shape, scratch, offset);
+  }
   if (node.op().cudaBlockFold) {
     const CudaBlockFold fold = node.op().cudaBlockFold(ctx);
     if (preferBlockFold(fold, numElements(shape))) {

@@ -9,20 +9,27 @@
 // their intermediates in registers. Any other node (a reduction, a
 // contraction, a window) is a stage: a kernel that computes each element
 // with the op's CUDA form and stores it in a scratch buffer, which its
-// function then reads. Intermediates are rounded to their dtype exactly
-// where the CPU reference rounds them.
+// function then reads; a matrix product whose operands are in memory as
+// strided views (kernel inputs, or earlier stages) is staged by the library
+// GEMM instead. Intermediates are rounded to their dtype exactly where the
+// CPU reference rounds them.
 
 #include "codegen/ModuleBuilder.h"
 #include "plan/ExecPlan.h"
+#include "plan/StridedView.h"
 
+#include <optional>
 #include <string>
 #include <unordered_map>
 
 namespace tcx {
 
+struct CodegenTarget;
+
 class ValueCode {
 public:
-  ValueCode(const ExecPlan& plan, const PlanKernel& kernel, int planKernelIndex, ModuleBuilder& module);
+  ValueCode(const ExecPlan& plan, const PlanKernel& kernel, int planKernelIndex, ModuleBuilder& module,
+            const CodegenTarget& target);
 
   // The name of v's device function, emitting it (and what it needs) first.
   const std::string& function(const Value* v);
@@ -36,11 +43,16 @@ public:
   // Makes `call(v, ...)` yield the local variable `name`: inside a library
   // kernel's epilogue, where v's element at the current index is in hand.
   void bindLocal(const Value* v, std::string name) { locals_[v] = std::move(name); }
+  // v as a library kernel operand: a kernel input whose access is a strided
+  // view, or a staged value in its row-major scratch buffer; nullopt for a
+  // value computed on the fly (an element-wise chain).
+  std::optional<StridedView> memoryView(const Value* v) const;
 
   const ExecPlan& plan() const { return plan_; }
   const PlanKernel& kernel() const { return kernel_; }
   ModuleBuilder& module() { return module_; }
   int planKernelIndex() const { return index_; }
+  const CodegenTarget& target() const { return target_; }
   std::string prefix() const;
 
 private:
@@ -52,7 +64,9 @@ private:
   const PlanKernel& kernel_;
   int index_;
   ModuleBuilder& module_;
+  const CodegenTarget& target_;
   std::unordered_map<const Value*, std::string> functions_;
+  std::unordered_map<const Value*, int> stagedScratch_; // staged value -> its scratch buffer
   std::unordered_map<const Value*, std::string> locals_;
   int names_ = 0;
   int stages_ = 0;

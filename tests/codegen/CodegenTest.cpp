@@ -226,6 +226,43 @@ TEST_CASE("the GEMMs and convolutions of a plan share one zeroed split-K workspa
   CHECK(countOccurrences(code.source, "p.workspace = nullptr") == 1);
 }
 
+TEST_CASE("a float attention stages its two MatMuls on the library GEMMs", "[codegen]") {
+  // The attention kernel takes 16-bit types only; ViT's and Swin's float attentions used to compute both
+  // products one output per thread. Scores and probabilities go through scratch; the softmax is a row kernel.
+  GraphBuilder b("float_attention");
+  Value* q = b.input("q", DType::F32, {1, 12, 197, 64});
+  Value* kt = b.op("Transpose", {b.input("k", DType::F32, {1, 12, 197, 64})},
+                   attrs({{"perm", std::vector<int64_t>{0, 1, 3, 2}}}));
+  Value* probs = b.op("Softmax", {b.op("MatMul", {q, kt})}, attrs({{"axis", int64_t{-1}}}));
+  b.output(b.op("MatMul", {probs, b.input("v", DType::F32, {1, 12, 197, 64})}));
+  VtcSession s(b.finish(), defaultGpuPreset());
+  s.select(EdgeConstraintSpecs{});
+  for (const ExecPlan* plan : {&s.baselinePlan(), &s.optimizedPlan()}) {
+    const GeneratedPlan code = generateCuda(*plan);
+    const std::vector<GeneratedLaunch> gemms = launchesDescribed(code, "on the library gemm");
+    REQUIRE(gemms.size() == 2);
+    CHECK(gemms[0].what.find("gemm 197x197x64 (batch 12") != std::string::npos);
+    CHECK(gemms[1].what.find("gemm 197x64x197 (batch 12") != std::string::npos);
+    CHECK(launchesDescribed(code, "(a block per row)").size() == 1);
+    CHECK(countOccurrences(code.source, "_acc += ") == 0); // no product one output per thread
+  }
+}
+
+TEST_CASE("a linear layer over a sequence-first view runs one GEMM per batch on the shared weight", "[codegen]") {
+  // ViT's q/k/v projection at 32 images: PyTorch's multi-head attention reads [32, 197, 768] as
+  // [197, 32, 768]; with the Transpose folded, the rows (197 x 32) have no single stride.
+  GraphBuilder b("sequence_first");
+  Value* x = b.op("Transpose", {b.input("x", DType::F32, {32, 197, 768})}, attrs({{"perm", std::vector<int64_t>{1, 0, 2}}}));
+  b.output(b.op("MatMul", {x, b.input("w", DType::F32, {768, 2304})}));
+  VtcSession s(b.finish(), defaultGpuPreset());
+  s.select(EdgeConstraintSpecs{});
+  const GeneratedPlan code = generateCuda(s.optimizedPlan());
+  CHECK(countLaunches(code, "copy") == 0);
+  REQUIRE(launchesDescribed(code, "gemm 32x2304x768 (batch 197").size() == 1);
+  CHECK(countOccurrences(code.source, "_acc += ") == 0);
+  CHECK(countOccurrences(code.source, "p.b = {static_cast<const float*>(b.p[1]) + 0, 0, 2304, 1};") == 1);
+}
+
 TEST_CASE("a plan kernel's code is guarded so that the module compiles in parts", "[codegen]") {
   VtcSession s(samples::buildLlama3Decode({2, 24, 64, 4, 2, 16, DType::BF16}), defaultGpuPreset());
   const GeneratedPlan code = generateCuda(s.baselinePlan());
