@@ -110,6 +110,16 @@ std::optional<GemmMatch> matMulMatch(const Node& mm, StridedView a, StridedView 
       problem.batch = 1;
       problem.m = static_cast<int>(outRows);
       problem.aStrides[1] = *rowStride;
+    } else if (as.size() == 3 && as[0] > as[1]) {
+      // [S, N, K] with fewer batches N than rows S (ViT's 197 tokens of 32 images): the batch is the
+      // middle dimension, so that each GEMM has the S rows that fill the row tiles.
+      problem.batch = static_cast<int>(as[1]);
+      problem.m = static_cast<int>(as[0]);
+      problem.aStrides[0] = av->strides[1];
+      problem.aStrides[1] = av->strides[0];
+      problem.bStrides[0] = 0;
+      match.outIndex = "    const Index x0 = m, x1 = batch, x2 = n;\n";
+      return match;
     } else {
       std::optional<int64_t> aBatchStride = foldedStride(*av, as, 0, aBatch);
       if (!aBatchStride) return std::nullopt;

@@ -248,9 +248,10 @@ TEST_CASE("a float attention stages its two MatMuls on the library GEMMs", "[cod
   }
 }
 
-TEST_CASE("a linear layer over a sequence-first view runs one GEMM per batch on the shared weight", "[codegen]") {
+TEST_CASE("a linear layer over a sequence-first view runs one GEMM per image on the shared weight", "[codegen]") {
   // ViT's q/k/v projection at 32 images: PyTorch's multi-head attention reads [32, 197, 768] as
-  // [197, 32, 768]; with the Transpose folded, the rows (197 x 32) have no single stride.
+  // [197, 32, 768]; with the Transpose folded, the rows (197 x 32) have no single stride: one GEMM per image
+  // on the shared weight.
   GraphBuilder b("sequence_first");
   Value* x = b.op("Transpose", {b.input("x", DType::F32, {32, 197, 768})}, attrs({{"perm", std::vector<int64_t>{1, 0, 2}}}));
   b.output(b.op("MatMul", {x, b.input("w", DType::F32, {768, 2304})}));
@@ -258,7 +259,10 @@ TEST_CASE("a linear layer over a sequence-first view runs one GEMM per batch on 
   s.select(EdgeConstraintSpecs{});
   const GeneratedPlan code = generateCuda(s.optimizedPlan());
   CHECK(countLaunches(code, "copy") == 0);
-  REQUIRE(launchesDescribed(code, "gemm 32x2304x768 (batch 197").size() == 1);
+  // The 32 images are the batches, so that each GEMM has the 197 tokens as rows (32 rows a GEMM would fill
+  // a quarter of the 128-row tiles).
+  REQUIRE(launchesDescribed(code, "gemm 197x2304x768 (batch 32").size() == 1);
+  CHECK(countOccurrences(code.source, "const Index x0 = m, x1 = batch, x2 = n;") == 1);
   CHECK(countOccurrences(code.source, "_acc += ") == 0);
   CHECK(countOccurrences(code.source, "p.b = {static_cast<const float*>(b.p[1]) + 0, 0, 2304, 1};") == 1);
 }

@@ -37,7 +37,8 @@ OpCase gemmCase(DType dtype, int64_t m) {
 // PyTorch's multi-head attention reads its input: once VTC folds the
 // Transpose into the MatMul's operand, the batches no longer fold into rows,
 // and the GEMM runs once per batch with the weight shared (B's batch stride
-// 0); 40 rows a batch take gemm_tiled, 4 gemm_small_m(_f32).
+// 0): [7, 4, 64] as 4 GEMMs of 7 rows (the batch the middle dimension),
+// [7, 40, 64] as 7 GEMMs of 40 rows.
 OpCase sequenceFirstCase(DType dtype) {
   return {caseName("MatMul sequence-first", dtype), [=] {
             GraphBuilder b("sequence_first");
