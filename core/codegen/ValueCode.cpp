@@ -93,6 +93,7 @@ const std::string& ValueCode::function(const Value* v) {
                               expr));
   }
   TCX_CHECK(op.cudaElement, ErrorKind::Unsupported, "{} has no CUDA lowering yet", node->describe());
+  if (op.cudaElementPointwise) return define(v, name, pointwiseFunction(*node, *v, name));
   return define(v, name, stage(*node, *v, name));
 }
 
@@ -156,17 +157,30 @@ std::string loadFunction(const std::string& name, DType dtype, const Shape& shap
 // A stage: a kernel computing every element of one of the node's outputs
 // into a scratch buffer (row-major, the output's dtype), and a function
 // reading it. Each output the kernel reads is a stage of its own.
+CudaElementContext ValueCode::elementContext(const Node& node, const Value& out, const std::vector<std::string>& index) {
+  size_t output = 0;
+  while (node.output(output) != &out) ++output;
+  return {node, output, index,
+          [this, &node](size_t operand, const std::vector<std::string>& at) { return call(node.input(operand), at); },
+          cudaComputeType(out.type().dtype)};
+}
+
+std::string ValueCode::pointwiseFunction(const Node& node, const Value& out, const std::string& name) {
+  const DType dtype = out.type().dtype;
+  const size_t rank = out.type().shape.size();
+  const std::string element = node.op().cudaElement(elementContext(node, out, indexNames(rank)));
+  return fmt::format("__device__ __forceinline__ {t} {name}(const Buffers& b{sep}{params}) {{\n  {t} out;\n  {{\n"
+                     "{element}  }}\n  return tcx::roundTo<{storage}>(out);\n}}\n\n",
+                     fmt::arg("t", cudaComputeType(dtype)), fmt::arg("name", name), fmt::arg("sep", rank ? ", " : ""),
+                     fmt::arg("params", indexParams(rank)), fmt::arg("element", element),
+                     fmt::arg("storage", cudaStorageType(dtype)));
+}
+
 std::string ValueCode::stage(const Node& node, const Value& out, const std::string& name) {
   const DType dtype = out.type().dtype;
   const Shape& shape = out.type().shape;
   const std::vector<std::string> index = indexNames(shape.size());
-  size_t output = 0;
-  while (node.output(output) != &out) ++output;
-  CudaElementContext ctx{node, output, index,
-                         [&](size_t operand, const std::vector<std::string>& at) {
-                           return call(node.input(operand), at);
-                         },
-                         cudaComputeType(dtype)};
+  const CudaElementContext ctx = elementContext(node, out, index);
   const int scratch = module_.addScratch(out.type().byteSize());
   stagedScratch_[&out] = scratch;
   const std::string offset = rowMajorOffset(shape);

@@ -6,7 +6,8 @@
 // TensorAccess, a constant reads a __device__ array, and an element-wise
 // node's output is an expression of its operands' functions at the
 // broadcast index, so chains of element-wise ops fuse into one loop with
-// their intermediates in registers. Any other node (a reduction, a
+// their intermediates in registers; so is a node whose element form is
+// pointwise (OpDef::cudaElementPointwise). Any other node (a reduction, a
 // contraction, a window) is a stage: a kernel that computes each element
 // with the op's CUDA form and stores it in a scratch buffer, which its
 // function then reads; a matrix product whose operands are in memory as
@@ -15,6 +16,7 @@
 // CPU reference rounds them.
 
 #include "codegen/ModuleBuilder.h"
+#include "ops/CudaLowering.h"
 #include "plan/ExecPlan.h"
 #include "plan/StridedView.h"
 
@@ -58,6 +60,8 @@ public:
 private:
   const std::string& define(const Value* v, std::string name, const std::string& code);
   std::string constantFunction(const Value* v, const std::string& name);
+  CudaElementContext elementContext(const Node& node, const Value& out, const std::vector<std::string>& index);
+  std::string pointwiseFunction(const Node& node, const Value& out, const std::string& name);
   std::string stage(const Node& node, const Value& out, const std::string& name);
 
   const ExecPlan& plan_;

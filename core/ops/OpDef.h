@@ -88,6 +88,11 @@ struct OpDef {
   // lowering yet.
   CudaExprFn cudaExpr;
   CudaElementFn cudaElement;
+  // cudaElement reads each operand once, at an index of the output's (no
+  // loop over other elements; BatchNormalization's per-channel statistics):
+  // code generation makes it a value's function, computed in its consumers'
+  // loops, instead of a stage that writes a scratch buffer.
+  bool cudaElementPointwise = false;
   CudaScatterForm cudaScatter;
   // Reductions that fold associatively also have a block form, which code
   // generation picks over cudaElement by the shape (codegen/ValueCode.cpp).

@@ -267,6 +267,24 @@ TEST_CASE("a linear layer over a sequence-first view runs one GEMM per image on 
   CHECK(countOccurrences(code.source, "p.b = {static_cast<const float*>(b.p[1]) + 0, 0, 2304, 1};") == 1);
 }
 
+TEST_CASE("a BatchNormalization is computed in its consumers' loop, not staged", "[codegen]") {
+  // DenseNet's BN-ReLU over a concatenation: the per-channel statistics make the element form read each
+  // operand once, so BN and ReLU are one loop that stores the output (no scratch, no second launch).
+  GraphBuilder b("bn_relu");
+  const int64_t c = 96;
+  Value* y = b.op("BatchNormalization",
+                  {b.input("x", DType::F32, {1, c, 28, 28}), b.input("scale", DType::F32, {c}),
+                   b.input("bias", DType::F32, {c}), b.input("mean", DType::F32, {c}), b.input("var", DType::F32, {c})});
+  b.output(b.op("Relu", {y}));
+  VtcSession s(b.finish(), defaultGpuPreset());
+  s.select(EdgeConstraintSpecs{});
+  const GeneratedPlan code = generateCuda(s.optimizedPlan());
+  REQUIRE(code.launches.size() == 1);
+  CHECK(code.launches[0].what.rfind("store", 0) == 0);
+  CHECK(code.scratchBytes.empty());
+  CHECK(countOccurrences(code.source, "tcx::op::Sqrt") == 1);
+}
+
 TEST_CASE("a plan kernel's code is guarded so that the module compiles in parts", "[codegen]") {
   VtcSession s(samples::buildLlama3Decode({2, 24, 64, 4, 2, 16, DType::BF16}), defaultGpuPreset());
   const GeneratedPlan code = generateCuda(s.baselinePlan());

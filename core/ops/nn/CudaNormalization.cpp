@@ -115,6 +115,7 @@ std::string batchNormElement(const CudaElementContext& ctx) {
 
 void registerNormalizationCudaForms(OpRegistry& registry) {
   registry.edit("BatchNormalization").cudaElement = batchNormElement;
+  registry.edit("BatchNormalization").cudaElementPointwise = true;
   setCudaRowForm(registry.edit("LayerNormalization"), layerNormRow);
   setCudaRowForm(registry.edit("InstanceNormalization"), instanceNormRow);
   setCudaRowForm(registry.edit("LpNormalization"), lpNormRow);

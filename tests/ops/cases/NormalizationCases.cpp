@@ -2,7 +2,8 @@
 // dimensions (rows short and long) with broadcast Scale and B and its
 // statistics outputs,
 // InstanceNormalization over 1-D and 2-D planes, LpNormalization of both
-// orders along each kind of axis.
+// orders along each kind of axis, BatchNormalization (computed in its
+// consumer's loop) over images, rows and a concatenation.
 
 #include "CaseSupport.h"
 
@@ -62,6 +63,25 @@ OpCase lpNormCase(DType dtype) {
           }};
 }
 
+// Inference-mode BatchNormalization followed by a Relu, as DenseNet applies
+// it to a concatenation: its element form is pointwise, so code generation
+// computes it in the Relu's loop.
+OpCase batchNormCase(DType dtype) {
+  return {caseName("BatchNormalization", dtype), [=] {
+            GraphBuilder b("batch_norm");
+            auto bn = [&](Value* x, int64_t c) {
+              std::vector<Value*> in{x};
+              for (const char* p : {"scale", "bias", "mean", "var"})
+                in.push_back(b.input(b.graph().uniqueValueName(p), dtype, {c}));
+              b.output(b.op("Relu", {b.op("BatchNormalization", in, attrs({{"epsilon", 1e-3f}}))}));
+            };
+            bn(b.input("x", dtype, {2, 5, 3, 7}), 5);
+            bn(b.input("rows", dtype, {4, 6}), 6);
+            bn(feed(b, "v", dtype, kRagged, Feed::Concatenated), 7);
+            return b.finish();
+          }};
+}
+
 } // namespace
 
 std::vector<OpCase> normalizationCases() {
@@ -70,6 +90,7 @@ std::vector<OpCase> normalizationCases() {
     cases.push_back(layerNormCase(dtype));
     cases.push_back(instanceNormCase(dtype));
     cases.push_back(lpNormCase(dtype));
+    cases.push_back(batchNormCase(dtype));
   }
   return cases;
 }
