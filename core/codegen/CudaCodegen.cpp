@@ -25,7 +25,8 @@ void emitCompute(const ExecPlan& plan, int index, const CodegenTarget& target, M
   const PlanKernel& k = plan.kernels[index];
   try {
     ValueCode values(plan, k, index, module, target);
-    if (!emitScatter(values) && !emitLibraryGemm(values, target) && !emitLibraryAttention(values, target))
+    if (!emitScatter(values) && !emitLibraryGemm(values, target) && !emitLibraryAttention(values, target) &&
+        !emitGemmOverStages(values))
       values.storeOutputs();
   } catch (const Error& e) {
     throw e.withContext(fmt::format("kernel '{}'", k.name));

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <fmt/format.h>
 #include <limits>
+#include <unordered_set>
 
 namespace tcx {
 
@@ -313,9 +314,21 @@ std::optional<ConvMatch> matchConv(ValueCode& values) {
 std::optional<std::string> epilogueFunctor(ValueCode& values, const std::string& outIndex, const std::string& acc) {
   const FusedKernel& fused = *values.kernel().fused;
   const Value* result = fused.anchor->output(0);
+  // The nodes the anchor's operands come from (an attention's first product and softmax, staged before the
+  // anchor) are no part of its epilogue; the rest of the kernel is.
+  const std::unordered_set<const Node*> members(fused.nodes.begin(), fused.nodes.end());
+  std::unordered_set<const Node*> upstream;
+  std::vector<const Node*> pending{fused.anchor};
+  while (!pending.empty()) {
+    const Node* n = pending.back();
+    pending.pop_back();
+    for (const Value* in : n->inputs())
+      if (in && in->producer() && members.count(in->producer()) && upstream.insert(in->producer()).second)
+        pending.push_back(in->producer());
+  }
   std::vector<const Node*> chain;
   for (const Node* node : fused.nodes)
-    if (node != fused.anchor) chain.push_back(node);
+    if (node != fused.anchor && !upstream.count(node)) chain.push_back(node);
   std::optional<std::string> chainStatements = chainCode(values, result, acc, chain);
   if (!chainStatements) return std::nullopt;
   std::optional<std::string> stores = storeCode(values, result, chain);
@@ -470,6 +483,18 @@ bool emitLibraryGemm(ValueCode& values, const CodegenTarget& target) {
   if (gemm) return emitGemm(values, *gemm, *type);
   std::optional<ConvMatch> conv = matchConv(values);
   return conv && emitConv(values, *conv, *type, target);
+}
+
+bool emitGemmOverStages(ValueCode& values) {
+  const Node& anchor = *values.kernel().fused->anchor;
+  std::optional<ElemType> type = sharedElemType(anchor);
+  if (anchor.op().fusionRole != FusionRole::MatrixProduct || !type) return false;
+  for (const Value* in : anchor.inputs())
+    if (in) values.function(in); // stages the operands computed in the kernel
+  std::optional<StridedView> a = values.memoryView(anchor.input(0)), b = values.memoryView(anchor.input(1));
+  if (!a || !b) return false;
+  std::optional<GemmMatch> match = matMulMatch(anchor, std::move(*a), std::move(*b));
+  return match && emitGemm(values, *match, *type);
 }
 
 } // namespace tcx

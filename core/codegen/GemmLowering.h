@@ -17,6 +17,14 @@ struct CodegenTarget;
 // convolutions, a non-element-wise epilogue.
 bool emitLibraryGemm(ValueCode& values, const CodegenTarget& target);
 
+// The kernel's anchor MatMul on the library GEMM, its epilogue storing the
+// outputs, where its operands are in memory once the kernel's other nodes
+// are staged (a float attention's second product over the staged
+// probabilities): no scratch for its result and no store kernel. False when
+// an operand stays a function or the tail is not element-wise; the stages it
+// emitted then serve the generic lowering.
+bool emitGemmOverStages(ValueCode& values);
+
 // Stages MatMul `mm`, a node inside a fused kernel that has no library kernel
 // as a whole (a float attention), as the library GEMM launch `entry` writing
 // `scratch` at the row-major `offset` of its output index; false (emitting
