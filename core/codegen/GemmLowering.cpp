@@ -111,15 +111,16 @@ std::optional<GemmMatch> matMulMatch(const Node& mm, StridedView a, StridedView 
       problem.batch = 1;
       problem.m = static_cast<int>(outRows);
       problem.aStrides[1] = *rowStride;
-    } else if (as.size() == 3 && as[0] > as[1]) {
-      // [S, N, K] with fewer batches N than rows S (ViT's 197 tokens of 32 images): the batch is the
-      // middle dimension, so that each GEMM has the S rows that fill the row tiles.
-      problem.batch = static_cast<int>(as[1]);
-      problem.m = static_cast<int>(as[0]);
-      problem.aStrides[0] = av->strides[1];
-      problem.aStrides[1] = av->strides[0];
+    } else if (as.size() == 3 && cs.size() == 3) {
+      // [S, N, K]: one GEMM per batch with B's batch stride 0, the larger leading dimension as the rows
+      // that fill the row tiles (ViT's 197 tokens of 32 images: 32 GEMMs of 197 rows).
+      const int batchDim = as[0] > as[1] ? 1 : 0, rowDim = 1 - batchDim;
+      problem.batch = static_cast<int>(as[batchDim]);
+      problem.m = static_cast<int>(as[rowDim]);
+      problem.aStrides[0] = av->strides[batchDim];
+      problem.aStrides[1] = av->strides[rowDim];
       problem.bStrides[0] = 0;
-      match.outIndex = "    const Index x0 = m, x1 = batch, x2 = n;\n";
+      match.outIndex = fmt::format("    const Index x{} = batch, x{} = m, x2 = n;\n", batchDim, rowDim);
       return match;
     } else {
       std::optional<int64_t> aBatchStride = foldedStride(*av, as, 0, aBatch);
@@ -489,8 +490,6 @@ bool emitGemmOverStages(ValueCode& values) {
   const Node& anchor = *values.kernel().fused->anchor;
   std::optional<ElemType> type = sharedElemType(anchor);
   if (anchor.op().fusionRole != FusionRole::MatrixProduct || !type) return false;
-  for (const Value* in : anchor.inputs())
-    if (in) values.function(in); // stages the operands computed in the kernel
   std::optional<StridedView> a = values.memoryView(anchor.input(0)), b = values.memoryView(anchor.input(1));
   if (!a || !b) return false;
   std::optional<GemmMatch> match = matMulMatch(anchor, std::move(*a), std::move(*b));

@@ -46,8 +46,10 @@ ValueCode::ValueCode(const ExecPlan& plan, const PlanKernel& kernel, int planKer
                      const CodegenTarget& target)
     : plan_(plan), kernel_(kernel), index_(planKernelIndex), module_(module), target_(target) {}
 
-std::optional<StridedView> ValueCode::memoryView(const Value* v) const {
+std::optional<StridedView> ValueCode::memoryView(const Value* v) {
   if (const TensorAccess* access = findAccess(kernel_.inputs, v)) return stridedView(*access);
+  if (v->isConstant()) return std::nullopt;
+  function(v);
   auto it = stagedScratch_.find(v);
   if (it == stagedScratch_.end()) return std::nullopt;
   StridedView view;
@@ -154,9 +156,8 @@ std::string loadFunction(const std::string& name, DType dtype, const Shape& shap
 
 } // namespace
 
-// A stage: a kernel computing every element of one of the node's outputs
-// into a scratch buffer (row-major, the output's dtype), and a function
-// reading it. Each output the kernel reads is a stage of its own.
+// The context of node's element form for its output `out` at `index`, its
+// operands read through their functions.
 CudaElementContext ValueCode::elementContext(const Node& node, const Value& out, const std::vector<std::string>& index) {
   size_t output = 0;
   while (node.output(output) != &out) ++output;
@@ -165,6 +166,7 @@ CudaElementContext ValueCode::elementContext(const Node& node, const Value& out,
           cudaComputeType(out.type().dtype)};
 }
 
+// A pointwise element form as out's function: computed wherever it is read.
 std::string ValueCode::pointwiseFunction(const Node& node, const Value& out, const std::string& name) {
   const DType dtype = out.type().dtype;
   const size_t rank = out.type().shape.size();
@@ -176,6 +178,9 @@ std::string ValueCode::pointwiseFunction(const Node& node, const Value& out, con
                      fmt::arg("storage", cudaStorageType(dtype)));
 }
 
+// A stage: a kernel computing every element of one of the node's outputs
+// into a scratch buffer (row-major, the output's dtype), and a function
+// reading it. Each output the kernel reads is a stage of its own.
 std::string ValueCode::stage(const Node& node, const Value& out, const std::string& name) {
   const DType dtype = out.type().dtype;
   const Shape& shape = out.type().shape;
@@ -185,11 +190,8 @@ std::string ValueCode::stage(const Node& node, const Value& out, const std::stri
   stagedScratch_[&out] = scratch;
   const std::string offset = rowMajorOffset(shape);
   const std::string entry = fmt::format("{}stage{}", prefix(), stages_++);
-  if (node.op().fusionRole == FusionRole::MatrixProduct) {
-    for (const Value* in : node.inputs())
-      if (in) function(in); // stages the operands first, so that they are in memory
-    if (emitStagedMatMul(*this, node, entry, scratch, offset)) return loadFunction(name, dtype, shape, scratch, offset);
-  }
+  if (node.op().fusionRole == FusionRole::MatrixProduct && emitStagedMatMul(*this, node, entry, scratch, offset))
+    return loadFunction(name, dtype, shape, scratch, offset);
   if (node.op().cudaBlockFold) {
     const CudaBlockFold fold = node.op().cudaBlockFold(ctx);
     if (preferBlockFold(fold, numElements(shape))) {

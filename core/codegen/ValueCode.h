@@ -46,9 +46,10 @@ public:
   // kernel's epilogue, where v's element at the current index is in hand.
   void bindLocal(const Value* v, std::string name) { locals_[v] = std::move(name); }
   // v as a library kernel operand: a kernel input whose access is a strided
-  // view, or a staged value in its row-major scratch buffer; nullopt for a
-  // value computed on the fly (an element-wise chain).
-  std::optional<StridedView> memoryView(const Value* v) const;
+  // view, or a value the kernel computes in a stage (emitted first, if it
+  // was not yet), in its row-major scratch buffer; nullopt for a value
+  // computed on the fly (an element-wise chain) or a constant.
+  std::optional<StridedView> memoryView(const Value* v);
 
   const ExecPlan& plan() const { return plan_; }
   const PlanKernel& kernel() const { return kernel_; }

@@ -226,7 +226,7 @@ TEST_CASE("the GEMMs and convolutions of a plan share one zeroed split-K workspa
   CHECK(countOccurrences(code.source, "p.workspace = nullptr") == 1);
 }
 
-TEST_CASE("a float attention stages its two MatMuls on the library GEMMs", "[codegen]") {
+TEST_CASE("a float attention runs its two MatMuls on the library GEMMs", "[codegen]") {
   // The attention kernel takes 16-bit types only; ViT's and Swin's float attentions used to compute both
   // products one output per thread. Scores and probabilities go through scratch; the softmax is a row kernel.
   GraphBuilder b("float_attention");
@@ -267,7 +267,7 @@ TEST_CASE("a linear layer over a sequence-first view runs one GEMM per image on 
   // The 32 images are the batches, so that each GEMM has the 197 tokens as rows (32 rows a GEMM would fill
   // a quarter of the 128-row tiles).
   REQUIRE(launchesDescribed(code, "gemm 197x2304x768 (batch 32").size() == 1);
-  CHECK(countOccurrences(code.source, "const Index x0 = m, x1 = batch, x2 = n;") == 1);
+  CHECK(countOccurrences(code.source, "const Index x1 = batch, x0 = m, x2 = n;") == 1);
   CHECK(countOccurrences(code.source, "_acc += ") == 0);
   CHECK(countOccurrences(code.source, "p.b = {static_cast<const float*>(b.p[1]) + 0, 0, 2304, 1};") == 1);
 }
