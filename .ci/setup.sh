@@ -14,7 +14,14 @@ packages=(
   libgraphviz-dev libz3-dev libsqlite3-dev sqlite3
   catch2 libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
   nlohmann-json3-dev libfmt-dev libcli11-dev
+  qt6-httpserver-dev qt6-websockets-dev libjs-d3 libjs-chart.js libjs-highlight.js
+  chromium
 )
+# The browser tests run on Node.js: Debian's, unless one is installed already
+# (a machine with NodeSource's nodejs has npm inside it, and Debian's npm
+# package would conflict with it).
+command -v node >/dev/null || packages+=(nodejs)
+command -v npm >/dev/null || packages+=(npm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -25,6 +32,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# playwright-core for the browser tests, at the version tests/web's lockfile
+# pins; it drives Debian's chromium and downloads no browser.
+if [ ! -f tests/web/node_modules/.package-lock.json ] ||
+   [ tests/web/package-lock.json -nt tests/web/node_modules/.package-lock.json ]; then
+  echo "setup: installing tests/web's npm packages (npm ci)"
+  npm ci --prefix tests/web --no-audit --no-fund
 fi
 
 [ -f build/build.ninja ] || cmake --preset default

@@ -25,5 +25,8 @@ void addExportCommand(CLI::App& app, Action& action);
 void addVerifyCommand(CLI::App& app, Action& action, std::string commandLine);
 void addLaxCommand(CLI::App& app, Action& action, std::string commandLine);
 void addSuperoptCommand(CLI::App& app, Action& action, std::string commandLine);
+// The web explorer (docs/web.md): a server, and its views as one HTML file.
+void addServeCommand(CLI::App& app, Action& action);
+void addReportCommand(CLI::App& app, Action& action);
 
 } // namespace tcx::cli

@@ -23,6 +23,8 @@ int main(int argc, char** argv) {
   addVerifyCommand(app, action, commandLine);
   addLaxCommand(app, action, commandLine);
   addSuperoptCommand(app, action, commandLine);
+  addServeCommand(app, action);
+  addReportCommand(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -4,6 +4,9 @@
 #include "mugraph/LaxPartition.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <set>
 
 namespace tcx::superopt {
 
@@ -36,6 +39,15 @@ std::vector<SuperoptProgram> superoptPrograms(const Graph& graph) {
   for (size_t i = 0; i < out.size(); ++i)
     out[i].program = mugraph::toMuGraph(out[i].nodes, fmt::format("{}_{}", graph.name, i));
   return out;
+}
+
+std::string describeProgram(const SuperoptProgram& program, size_t index) {
+  std::vector<std::string> types;
+  std::set<std::string> seen;
+  for (const Node* n : program.nodes)
+    if (seen.insert(n->opType()).second) types.push_back(n->opType());
+  return fmt::format("program {}: {} ops ({}){}", index, program.nodes.size(), fmt::join(types, ", "),
+                     program.joined.empty() ? "" : ", joined " + program.joined + ": float test");
 }
 
 } // namespace tcx::superopt

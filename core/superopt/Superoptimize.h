@@ -24,4 +24,9 @@ struct SuperoptProgram {
 // Programs with no μGraph form at all (Conv, Transpose, ...) are left out.
 std::vector<SuperoptProgram> superoptPrograms(const Graph& graph);
 
+// "program 2: 5 ops (MatMul, Softmax)": which ops it holds, each type once,
+// and where it was joined across a non-LAX op (verified by the float test);
+// how the explorers list the programs to choose from.
+std::string describeProgram(const SuperoptProgram& program, size_t index);
+
 } // namespace tcx::superopt

@@ -16,9 +16,11 @@ namespace tcx::view {
 namespace {
 
 // Where a virtual tensor's elements live, as the resolved mapping (valid
-// strategies only: an invalid one has no resolution).
-std::string storageNote(const PointsToGraph& strategy, const Value& v) {
-  if (!strategy.isVirtual(&v) || !strategy.valid()) return {};
+// strategies only: an invalid one has no resolution). Validity is asked once
+// per graph by the caller: it samples every tensor's cover (seconds for
+// Swin-T's 716 tensors when asked per tensor).
+std::string storageNote(const PointsToGraph& strategy, bool valid, const Value& v) {
+  if (!strategy.isVirtual(&v) || !valid) return {};
   const PointsToGraph::Resolution& r = strategy.resolve(&v);
   std::vector<std::string> names;
   for (const Value* p : r.physical) names.push_back(p->name());
@@ -44,10 +46,11 @@ DisplayGraph buildPointsToGraph(const PointsToGraph& strategy) {
   DisplayGraph out;
   out.name = "points_to";
   std::unordered_map<const Value*, size_t> nodeOf;
+  const bool valid = strategy.valid();
   for (const Value* v : vtog.nodes()) {
     nodeOf[v] = out.nodes.size();
     const NodeStyle style = strategy.isVirtual(v) ? NodeStyle::VirtualTensor : NodeStyle::PhysicalTensor;
-    out.nodes.push_back(tensorNode(*v, style, storageNote(strategy, *v)));
+    out.nodes.push_back(tensorNode(*v, style, storageNote(strategy, valid, *v)));
   }
   for (int id : strategy.selected()) {
     const VtogEdge& e = vtog.edge(id);

@@ -102,4 +102,15 @@ const std::vector<SampleInfo>& allSamples();
 // kernel path the full sizes take is exercised.
 std::vector<std::pair<std::string, Graph>> reducedSamples();
 
+// Llama-3 decode at reduced shapes (the tests' "llama") with `layers`
+// layers: about 45 ops a layer, so 22 layers make a 1,000-op model and 220 a
+// 10,000-op one, for the explorers' large-model tests.
+LlamaDecodeConfig reducedLlama(int layers);
+
+// `ops` ops (MatMul, Add, Relu, Sigmoid in turn) in a chain, ten to a
+// "/stack.S/block.B" scope: a graph of any size with no data movement and
+// small fused kernels, so that drawing it, not optimising it, is what a
+// large-graph test times.
+Graph buildOpStack(int ops);
+
 } // namespace tcx::samples

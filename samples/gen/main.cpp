@@ -13,9 +13,16 @@ int main(int argc, char** argv) {
   std::string out = ".";
   std::vector<std::string> names;
   bool list = false;
+  int llamaLayers = 0, stackOps = 0;
   app.add_option("--out", out, "Output directory (default: current directory)");
   app.add_flag("--list", list, "List the samples and exit");
   app.add_option("NAME", names, "Samples to write (default: all)");
+  app.add_option("--llama-layers", llamaLayers,
+                 "Instead, write Llama-3 decode at reduced shapes with N layers (about 45 ops each) as "
+                 "llama3_decode_<N>layers.onnx: the explorers' large-model tests");
+  app.add_option("--stack-ops", stackOps,
+                 "Instead, write a chain of N ops as op_stack_<N>ops.onnx: the web explorer's "
+                 "10,000-node drawing test");
   CLI11_PARSE(app, argc, argv);
 
   const auto& samples = tcx::samples::allSamples();
@@ -30,6 +37,18 @@ int main(int argc, char** argv) {
     }
   try {
     std::filesystem::create_directories(out);
+    if (stackOps > 0) {
+      const std::string path = fmt::format("{}/op_stack_{}ops.onnx", out, stackOps);
+      tcx::exportOnnx(tcx::samples::buildOpStack(stackOps), path);
+      fmt::print("wrote {}\n", path);
+      return 0;
+    }
+    if (llamaLayers > 0) {
+      const std::string path = fmt::format("{}/llama3_decode_{}layers.onnx", out, llamaLayers);
+      tcx::exportOnnx(tcx::samples::buildLlama3Decode(tcx::samples::reducedLlama(llamaLayers)), path);
+      fmt::print("wrote {}\n", path);
+      return 0;
+    }
     for (const auto& s : samples) {
       if (!names.empty() && std::find(names.begin(), names.end(), s.name) == names.end()) continue;
       std::string path = fmt::format("{}/{}.onnx", out, s.name);

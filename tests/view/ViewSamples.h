@@ -8,10 +8,7 @@
 namespace tcx::view::testing {
 
 inline samples::LlamaDecodeConfig smallLlama(int layers = 1) {
-  samples::LlamaDecodeConfig c{2, 24, 64, 4, 2, 16, DType::BF16};
-  c.layers = layers;
-  c.intermediate = 128;
-  return c;
+  return samples::reducedLlama(layers);
 }
 
 // A session with the cost model's strategy selected.

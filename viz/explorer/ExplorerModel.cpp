@@ -83,7 +83,7 @@ void ExplorerModel::finishOpen() {
   emit latencyChanged();
 }
 
-EdgeState ExplorerModel::edgeState(int edge) const { return viz::edgeState(session_->constraints(), edge); }
+EdgeState ExplorerModel::edgeState(int edge) const { return tcx::edgeState(session_->constraints(), edge); }
 
 bool ExplorerModel::setEdgeState(int edge, EdgeState state) {
   return isOpen() && setConstraints(withEdgeState(session_->constraints(), edge, state));

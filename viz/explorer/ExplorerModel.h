@@ -9,7 +9,7 @@
 // it reads the session, so strategy changes wait until it ends or is
 // cancelled (they are refused with a message meanwhile).
 
-#include "EdgeState.h"
+#include "vt/EdgeState.h"
 
 #include "pipeline/VtcSession.h"
 #include "view/ItemRef.h"

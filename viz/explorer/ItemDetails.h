@@ -1,7 +1,5 @@
 #pragma once
-// The details panel's content for one ItemRef, as HTML: a title and rows of
-// (field, value) built from the session. Kept apart from the widget so each
-// kind of item reads as one function.
+// The details panel's content for one ItemRef (view/ItemDetails.h) as HTML.
 
 #include "pipeline/VtcSession.h"
 #include "view/ItemRef.h"

@@ -21,8 +21,6 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
-#include <set>
 
 namespace tcx::viz {
 
@@ -39,17 +37,6 @@ namespace {
 // reports up to 4 h for its largest programs): the field starts at a minute.
 constexpr double kDefaultTimeLimitSeconds = 60;
 constexpr int kSideWidth = 460; // the settings and candidates, against three for the μGraph
-
-// "program 2: 5 ops (MatMul, Softmax)": which ops it holds, each type once,
-// and where it was joined across a non-LAX op (verified by the float test).
-std::string describe(const superopt::SuperoptProgram& program, size_t index) {
-  std::vector<std::string> types;
-  std::set<std::string> seen;
-  for (const Node* n : program.nodes)
-    if (seen.insert(n->opType()).second) types.push_back(n->opType());
-  return fmt::format("program {}: {} ops ({}){}", index, program.nodes.size(), fmt::join(types, ", "),
-                     program.joined.empty() ? "" : ", joined " + program.joined + ": float test");
-}
 
 QString countersOf(const superopt::SearchProgress& p) {
   return QObject::tr("pass %10 × %11 · explored %1 · pruned %2 · invalid %3 · frontier %4\n"
@@ -164,7 +151,7 @@ void SuperoptPanel::loadModel() {
     none = tr("The model's LAX subprograms have no μGraph form: %1").arg(QString::fromStdString(e.what()));
   }
   for (size_t i = 0; i < programs.size(); ++i) {
-    reference_->addItem(QString::fromStdString(describe(programs[i], i)));
+    reference_->addItem(QString::fromStdString(superopt::describeProgram(programs[i], i)));
     references_.push_back(std::move(programs[i].program));
   }
   if (references_.empty()) {

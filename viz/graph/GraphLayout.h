@@ -1,15 +1,14 @@
 #pragma once
-// Positions for a DisplayGraph from Graphviz's `dot`, in scene coordinates
-// (points, y down). libgvc and cgraph are not thread safe: every call into
-// them holds graphvizMutex(), so layouts may run on worker threads
-// (QtConcurrent) while the UI thread only draws finished geometry.
+// A DisplayGraph's layout (view/GraphLayout.h: Graphviz's `dot`, or the
+// layered layout for very large graphs) in scene coordinates (points, y
+// down). Layouts may run on worker threads (QtConcurrent) while the UI
+// thread only draws finished geometry.
 
 #include "view/DisplayGraph.h"
 
 #include <QPointF>
 #include <QRectF>
 #include <QSizeF>
-#include <mutex>
 #include <vector>
 
 namespace tcx::viz {
@@ -38,10 +37,7 @@ struct GraphGeometry {
   std::vector<ClusterGeometry> clusters; // parallel to DisplayGraph::clusters
 };
 
-// The one lock around Graphviz.
-std::mutex& graphvizMutex();
-
-// Lays `graph` out with `dot`; raises tcx::Error when Graphviz fails.
+// Lays `graph` out (view::layoutGraph); raises tcx::Error when Graphviz fails.
 GraphGeometry layoutGraph(const view::DisplayGraph& graph);
 
 } // namespace tcx::viz

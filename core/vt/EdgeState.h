@@ -1,6 +1,7 @@
 #pragma once
-// A VTOG edge's state as the strategy table edits it: one of the three
-// constraint sets of the global greedy (vt/GlobalGreedy.h), or none.
+// A VTOG edge's state as the explorers edit it (the desktop's strategy
+// table, `tcx serve`): one of the three constraint sets of the global greedy
+// (vt/GlobalGreedy.h), or none.
 
 #include "vt/GlobalGreedy.h"
 
@@ -8,7 +9,7 @@
 #include <optional>
 #include <string_view>
 
-namespace tcx::viz {
+namespace tcx {
 
 enum class EdgeState { Auto, Accepted, Forced, Forbidden };
 inline constexpr std::array kEdgeStates = {EdgeState::Auto, EdgeState::Accepted, EdgeState::Forced,
@@ -21,4 +22,4 @@ EdgeState edgeState(const StrategyConstraints& constraints, int edge);
 // `constraints` with `edge` moved into the set of `state` (out of the others).
 StrategyConstraints withEdgeState(StrategyConstraints constraints, int edge, EdgeState state);
 
-} // namespace tcx::viz
+} // namespace tcx

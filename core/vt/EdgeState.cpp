@@ -1,6 +1,6 @@
-#include "EdgeState.h"
+#include "vt/EdgeState.h"
 
-namespace tcx::viz {
+namespace tcx {
 
 const char* edgeStateName(EdgeState state) {
   switch (state) {
@@ -38,4 +38,4 @@ StrategyConstraints withEdgeState(StrategyConstraints constraints, int edge, Edg
   return constraints;
 }
 
-} // namespace tcx::viz
+} // namespace tcx

@@ -1,0 +1,26 @@
+#pragma once
+// `tcx report MODEL --html OUT.html`: the web explorer as one file that opens
+// from file:// with no server. The page, its scripts and styles (the same
+// resources `tcx serve` sends) are inlined, and window.TCX_SNAPSHOT holds
+// the answers to the read-only requests the page makes, recorded from the
+// ExplorerApi of the run that wrote it: every view at its default expansion,
+// the strategy, both plans' latencies, kernels and CUDA, and the details of
+// every item the views draw or hide in a collapsed group, every group and
+// every kernel.
+
+#include "web/api/ExplorerApi.h"
+
+#include <string>
+
+namespace tcx::web {
+
+struct HtmlReportSummary {
+  size_t requests = 0; // answers recorded
+  size_t bytes = 0;    // of the file
+};
+
+// Writes the report of `api`'s open model to `path`, whole or not at all (a
+// temporary file renamed into place); raises tcx::Error (Io).
+HtmlReportSummary writeHtmlReport(ExplorerApi& api, const std::string& path);
+
+} // namespace tcx::web
