@@ -101,6 +101,20 @@ TEST_CASE("The server sends the page, its libraries and the API's answers", "[we
   CHECK(client.send("POST", "/api/constraints", "{oops").status == 400);
   CHECK(client.send("POST", "/api/open", R"({"path": "../../etc/passwd"})").status == 403);
   CHECK(client.send("GET", "/api/model").parsed().at("name") == "gqa_decode");
+
+  // The page's state saved as a report: the same file `tcx report --html` writes.
+  const Answer report = client.send("GET", "/api/report.html");
+  CHECK(report.status == 200);
+  CHECK(report.contentType.startsWith("text/html"));
+  CHECK(report.body.contains("window.TCX_SNAPSHOT = "));
+  CHECK(!report.body.contains("<script src="));
+  CHECK(client.send("POST", "/api/report.html").status == 405);
+}
+
+TEST_CASE("Without a model there is no report to save", "[web][server]") {
+  Server server;
+  Client client(server.port);
+  CHECK(client.send("GET", "/api/report.html").status == 409);
 }
 
 TEST_CASE("With a token, every API request and the WebSocket need it", "[web][server]") {

@@ -564,6 +564,12 @@ async function main() {
     await step('kernel table', () => checkKernelSort(page));
     await step('side by side', () => checkSideBySide(page));
     await step('export', () => checkExports(page));
+    await step('save report', async () => {
+      const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60000 }), page.click('#save-report')]);
+      const html = fs.readFileSync(await download.path(), 'utf8');
+      check('save the page as a report', html.includes('window.TCX_SNAPSHOT') && !html.includes('<script src='),
+        download.suggestedFilename() + ', ' + html.length + ' bytes');
+    });
     let forcedId = null;
     await step('constraints', async () => { forcedId = await checkConstraints(page); });
     await step('contradictions', () => checkContradictions(page, forcedId));

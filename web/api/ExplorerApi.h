@@ -49,6 +49,7 @@ public:
   bool isOpen() const { return session_ != nullptr; }
   const VtcSession& session() const { return *session_; }
   const ApiOptions& options() const { return options_; }
+  const std::string& modelName() const { return name_; }
 
   // On the server's thread, after `onJob` announced job `id`: records a
   // finished measurement in the session, then returns the message to push

@@ -538,6 +538,11 @@ window.tcx = window.tcx || {};
       if (svg) download(new Blob([svg], { type: 'image/svg+xml' }), exportName('svg'));
     };
     $('export-png').onclick = () => panes.main.toPng((blob) => blob && download(blob, exportName('png')));
+    // The server writes the report (it holds the answers); an attachment, so the page stays.
+    $('save-report').onclick = () => {
+      if (!state.model) return showError('no model is open: nothing to report');
+      window.location.href = 'api/report.html' + (api.token ? '?token=' + encodeURIComponent(api.token) : '');
+    };
     $('superopt-start').onclick = () => startJob({
       kind: 'superopt', program: Number($('superopt-program').value), seconds: Number($('superopt-seconds').value) || 10,
     });

@@ -1,15 +1,13 @@
 #include "HtmlReport.h"
 
+#include "support/AtomicFile.h"
 #include "support/Error.h"
 
 #include <QFile>
 #include <QRegularExpression>
 #include <QString>
 
-#include <filesystem>
-#include <fstream>
 #include <set>
-#include <unistd.h>
 
 namespace tcx::web {
 
@@ -108,7 +106,7 @@ nlohmann::json record(ExplorerApi& api) {
 
 } // namespace
 
-HtmlReportSummary writeHtmlReport(ExplorerApi& api, const std::string& path) {
+std::string htmlReport(ExplorerApi& api, HtmlReportSummary* summary) {
   const nlohmann::json answers = record(api);
   const QString snapshot = "<script>window.TCX_SNAPSHOT = " +
                            scriptSafe(QString::fromStdString(answers.dump(-1, ' ', false,
@@ -117,28 +115,16 @@ HtmlReportSummary writeHtmlReport(ExplorerApi& api, const std::string& path) {
   QString page = inlineResources(resource("index.html"));
   const qsizetype firstScript = page.indexOf("<script");
   page.insert(firstScript < 0 ? page.indexOf("</head>") : firstScript, snapshot);
-  const QByteArray bytes = page.toUtf8();
+  std::string html = page.toStdString();
+  if (summary) *summary = {answers.size(), html.size()};
+  return html;
+}
 
-  namespace fs = std::filesystem;
-  const fs::path target(path);
-  const fs::path temporary = target.string() + ".tmp-" + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary);
-    out.write(bytes.constData(), bytes.size());
-    out.close();
-    if (!out) {
-      std::error_code ignored;
-      fs::remove(temporary, ignored);
-      raise(ErrorKind::Io, "{}: cannot write the report", path);
-    }
-  }
-  std::error_code ec;
-  fs::rename(temporary, target, ec);
-  if (ec) {
-    fs::remove(temporary, ec);
-    raise(ErrorKind::Io, "{}: cannot write the report", path);
-  }
-  return {answers.size(), static_cast<size_t>(bytes.size())};
+HtmlReportSummary writeHtmlReport(ExplorerApi& api, const std::string& path) {
+  HtmlReportSummary summary;
+  const std::string bytes = htmlReport(api, &summary);
+  writeFileAtomically(path, bytes);
+  return summary;
 }
 
 } // namespace tcx::web

@@ -19,8 +19,12 @@ struct HtmlReportSummary {
   size_t bytes = 0;    // of the file
 };
 
-// Writes the report of `api`'s open model to `path`, whole or not at all (a
-// temporary file renamed into place); raises tcx::Error (Io).
+// The report of `api`'s open model as one HTML page (what `tcx serve` sends
+// for GET /api/report.html).
+std::string htmlReport(ExplorerApi& api, HtmlReportSummary* summary = nullptr);
+
+// Writes the report to `path`, whole or not at all (a temporary file renamed
+// into place); raises tcx::Error (Io).
 HtmlReportSummary writeHtmlReport(ExplorerApi& api, const std::string& path);
 
 } // namespace tcx::web

@@ -1,5 +1,7 @@
 #include "WebServer.h"
 
+#include "HtmlReport.h"
+
 #include <QFile>
 #include <QHttpServerRequest>
 #include <QHttpServerResponder>
@@ -92,12 +94,35 @@ void WebServer::answerApi(const QHttpServerRequest& request, QTcpSocket* socket)
     writeJson(responder, 401, {{"error", "this server needs its token: open the link `tcx serve` printed"}});
     return;
   }
+  if (request.url().path() == "/api/report.html") {
+    answerReport(request, responder);
+    return;
+  }
   ApiRequest api{methodName(request.method()), request.url().path().toStdString(), {}, request.body().toStdString()};
   for (const auto& [key, value] : QUrlQuery(request.url()).queryItems(QUrl::FullyDecoded))
     if (key != "token") api.query.emplace_back(key.toStdString(), value.toStdString());
   const ApiResponse response = api_->handle(api);
   writeJson(responder, response.status, response.body);
   if (response.status < 300 && api.method == "POST" && api.path != "/api/jobs") broadcast(R"({"type":"strategy"})");
+}
+
+// The page's state as a report (HtmlReport.h), to save: the HTML needs the
+// client's resources, which the API knows nothing of.
+void WebServer::answerReport(const QHttpServerRequest& request, QHttpServerResponder& responder) {
+  if (request.method() != QHttpServerRequest::Method::Get) {
+    writeJson(responder, 405, {{"error", "/api/report.html: use GET"}});
+    return;
+  }
+  if (!api_->isOpen()) {
+    writeJson(responder, 409, {{"error", "no model is open: nothing to report"}});
+    return;
+  }
+  const QByteArray name = QUrl::toPercentEncoding(QString::fromStdString(api_->modelName()));
+  responder.write(QByteArray::fromStdString(htmlReport(*api_)),
+                  {{"Content-Type", "text/html; charset=utf-8"},
+                   {"Content-Disposition", "attachment; filename=\"" + name + "-report.html\""},
+                   {"Cache-Control", "no-store"}},
+                  QHttpServerResponder::StatusCode::Ok);
 }
 
 // The client: index.html at "/", the other files by name, all from the

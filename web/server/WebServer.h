@@ -11,6 +11,7 @@
 
 #include <QAbstractHttpServer>
 #include <QHostAddress>
+#include <QHttpServerResponder>
 
 #include <memory>
 #include <vector>
@@ -46,6 +47,7 @@ protected:
 private:
   void answerApi(const QHttpServerRequest& request, QTcpSocket* socket);
   void answerStatic(const QHttpServerRequest& request, QTcpSocket* socket);
+  void answerReport(const QHttpServerRequest& request, QHttpServerResponder& responder);
   void acceptWebSocket();
   void pushJob(int id);
   void broadcast(const QByteArray& message);
