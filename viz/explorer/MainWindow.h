@@ -59,6 +59,9 @@ public:
   bool exportView(const QString& path);
   // The optimised plan as a standalone CUDA project (as `tcx export`).
   bool exportKernels(const QString& dir);
+  // The open model and strategy as the web explorer's HTML report (tcx report
+  // --html); latencies estimated, as a report written by the batch mode.
+  bool saveReport(const QString& path);
 
   void setDark(bool dark);
   QStringList recentFiles() const;

@@ -2,6 +2,9 @@
 // bookmarks, exports, views and the strategy.
 #include "MainWindow.h"
 
+#include "HtmlReport.h"
+#include "view/VtogView.h"
+
 #include "GraphTabs.h"
 #include "GraphView.h"
 #include "PassTimingsDialog.h"
@@ -54,6 +57,10 @@ void MainWindow::buildMenus() {
   file->addAction(tr("Export &Kernels…"), QKeySequence(tr("Ctrl+Shift+E")), this, [this] {
     QString dir = QFileDialog::getExistingDirectory(this, tr("Export the optimised plan's kernels to"));
     if (!dir.isEmpty()) exportKernels(dir);
+  });
+  file->addAction(tr("Save &Report (HTML)…"), this, [this] {
+    QString path = QFileDialog::getSaveFileName(this, tr("Save the web report"), {}, tr("HTML (*.html)"));
+    if (!path.isEmpty()) saveReport(path);
   });
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -177,6 +184,32 @@ bool MainWindow::exportKernels(const QString& dir) {
     return false;
   }
   statusBar()->showMessage(tr("Kernels exported to %1: build with cmake -S %1 -B %1/build").arg(dir), 10000);
+  return true;
+}
+
+// The web explorer's API opens the model afresh under the same constraints,
+// so the report says exactly what `tcx report --html` would.
+bool MainWindow::saveReport(const QString& path) {
+  if (!model_.isOpen()) {
+    showError(tr("Open a model before saving a report."));
+    return false;
+  }
+  try {
+    const StrategyConstraints& c = model_.session().constraints();
+    auto names = [](const std::set<int>& edges) {
+      std::vector<std::string> out;
+      for (int e : edges) out.push_back(view::vtogEdgeRef(e).name);
+      return out;
+    };
+    web::ExplorerApi api(web::RootDirectory("/"), web::ApiOptions{});
+    api.open(model_.modelPath().toStdString());
+    api.constrain({names(c.accepted), names(c.forced), names(c.forbidden)});
+    web::writeHtmlReport(api, path.toStdString());
+  } catch (const Error& e) {
+    showError(QString::fromStdString(e.what()));
+    return false;
+  }
+  statusBar()->showMessage(tr("Report saved to %1 (latencies estimated)").arg(path), 10000);
   return true;
 }
 

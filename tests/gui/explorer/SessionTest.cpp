@@ -115,3 +115,18 @@ TEST_CASE("views export to SVG and PNG, kernels to a CUDA project", "[gui][explo
   CHECK(QFileInfo(dir.filePath("cuda/plan.cu")).size() > 0);
   CHECK(QFileInfo(dir.filePath("cuda/CMakeLists.txt")).exists());
 }
+
+TEST_CASE("the desktop saves its model and strategy as the web report", "[gui][explorer]") {
+  QTemporaryDir dir;
+  auto window = test::openSample("gqa_decode");
+  REQUIRE(window->model().setEdgeState(0, EdgeState::Forbidden));
+  const QString path = dir.filePath("report.html");
+  REQUIRE(window->saveReport(path));
+  QFile file(path);
+  REQUIRE(file.open(QIODevice::ReadOnly));
+  const QByteArray html = file.readAll();
+  CHECK(html.contains("window.TCX_SNAPSHOT = "));
+  CHECK(!html.contains("<script src="));
+  // The strategy recorded is the desktop's: e0 forbidden.
+  CHECK(html.contains(R"("forbidden":["e0"])"));
+}
