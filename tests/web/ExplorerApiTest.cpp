@@ -268,3 +268,29 @@ TEST_CASE("A read-only API refuses every change", "[web][api]") {
   CHECK(r.status == 403);
   CHECK_THAT(r.body.at("error").get<std::string>(), Catch::Contains("read-only"));
 }
+
+TEST_CASE("Real PyTorch exports answer every view, the strategy, kernels and details", "[web][api]") {
+  // One vision and one language model from each exporter (models/real/small, written by models/real/export.py).
+  for (const char* model : {"models/real/small/resnet18.dynamo.onnx", "models/real/small/swin.torchscript.onnx",
+                            "models/real/small/bert.dynamo.onnx", "models/real/small/llama3.torchscript.onnx"}) {
+    INFO(model);
+    auto api = makeApi();
+    const web::ApiResponse opened = call(api, "POST /api/open", openBody(model));
+    REQUIRE(opened.status == 200);
+    CHECK(opened.body.at("ops").get<int>() > 0);
+    for (const char* name : {"computation", "kernels", "vtog", "pointsto"}) {
+      INFO(name);
+      const web::ApiResponse v = call(api, std::string("GET /api/view?name=") + name);
+      REQUIRE(v.status == 200);
+      for (const json& n : v.body.at("nodes")) CHECK(n.at("box")[2].get<double>() > 0);
+    }
+    const json all = call(api, "GET /api/view?name=computation&expansion=all").body;
+    CHECK(all.at("nodes").size() >= api.session().graph().numNodes() / 2);
+    CHECK(call(api, "GET /api/strategy").body.at("edges").size() == api.session().vtog().edges().size());
+    const json kernels = call(api, "GET /api/kernels?plan=optimized").body;
+    REQUIRE(!kernels.at("kernels").empty());
+    CHECK(call(api, "GET /api/details?item=" + kernels.at("kernels")[0].at("key").get<std::string>()).status == 200);
+    const int source = call(api, "GET /api/source?plan=optimized").status;
+    CHECK((source == 200 || source == 422));
+  }
+}

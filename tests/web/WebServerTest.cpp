@@ -132,6 +132,12 @@ TEST_CASE("With a token, every API request and the WebSocket need it", "[web][se
   QWebSocket intruder;
   intruder.open(QUrl(QString("ws://127.0.0.1:%1/ws").arg(server.port)));
   CHECK(waitFor(&intruder, &QWebSocket::disconnected));
+  // The refusal is the token's: the same socket with it stays open.
+  QWebSocket member;
+  member.open(QUrl(QString("ws://127.0.0.1:%1/ws?token=s3cret").arg(server.port)));
+  REQUIRE(waitFor(&member, &QWebSocket::connected));
+  CHECK(!waitFor(&member, &QWebSocket::disconnected, 500));
+  CHECK(member.state() == QAbstractSocket::ConnectedState);
 }
 
 TEST_CASE("Pages hear of job progress and strategy changes over the WebSocket", "[web][server]") {
