@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <map>
 #include <optional>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace tcx {
@@ -81,8 +82,8 @@ private:
       stack.pop_back();
       if (t == v) return true;
       if (!seen.insert(t).second) continue;
-      for (int e : chosen_)
-        if (vtog_.edge(e).from == t) stack.push_back(vtog_.edge(e).to);
+      if (auto out = chosenFrom_.find(t); out != chosenFrom_.end())
+        for (int e : out->second) stack.push_back(vtog_.edge(e).to);
     }
     return false;
   }
@@ -97,6 +98,7 @@ private:
   void anchor(const Value* v, const std::vector<int>& cover, double s, std::string reason) {
     anchored_.insert(v);
     chosen_.insert(cover.begin(), cover.end());
+    for (int e : cover) chosenFrom_[vtog_.edge(e).from].push_back(e);
     result_.steps.push_back({v, cover, s, std::move(reason)});
     std::erase_if(savingCache_, [&](const auto& entry) {
       return std::any_of(entry.first.begin(), entry.first.end(), [&](int e) { return vtog_.edge(e).to == v; });
@@ -243,6 +245,9 @@ private:
   SavingOracle& oracle_;
   const StrategyConstraints& constraints_;
   std::set<int> chosen_;
+  // The chosen edges by the tensor they leave, for closesCycle's walk (a
+  // scan of every chosen edge per step made a 220-layer Llama take minutes).
+  std::unordered_map<const Value*, std::vector<int>> chosenFrom_;
   std::unordered_set<const Value*> anchored_;
   std::map<std::set<int>, double> latencyCache_;
   std::map<std::vector<int>, double> savingCache_;
