@@ -131,6 +131,25 @@ TEST_CASE("library kernels take the GEMMs, the attention and the convolutions", 
   CHECK(countLaunches(grouped, "stage") == 1);
 }
 
+TEST_CASE("a grouped convolution runs its groups on the implicit GEMM, one per grid z, without split-K", "[codegen]") {
+  // ResNeXt-50's first grouped 3x3 (32 groups of 4 channels), and a depthwise one, which stays on
+  // the generic lowering (one filter a group would use 1/64 of each MMA).
+  GraphBuilder b("grouped");
+  Value* x = b.input("x", DType::F32, {1, 128, 56, 56});
+  const std::vector<int64_t> pads{1, 1, 1, 1};
+  b.output(b.op("Conv", {x, b.input("w", DType::F32, {128, 4, 3, 3})}, attrs({{"group", 32}, {"pads", pads}})));
+  b.output(b.op("Conv", {x, b.input("dw", DType::F32, {128, 1, 3, 3})}, attrs({{"group", 128}, {"pads", pads}})));
+  VtcSession s(b.finish(), defaultGpuPreset());
+  GeneratedPlan code = generateCuda(s.baselinePlan());
+  const std::vector<GeneratedLaunch> grouped = launchesDescribed(code, "x32 groups");
+  REQUIRE(grouped.size() == 1);
+  CHECK(grouped[0].what.rfind("conv 3x3 4->4 x32 groups", 0) == 0);
+  CHECK(grouped[0].grid[2] == 32);
+  CHECK(grouped[0].grid[1] == 1); // no split of K
+  CHECK(countOccurrences(code.source, "p.groups = 32;") == 1);
+  CHECK(launchesDescribed(code, "implicit GEMM").size() == 1);
+}
+
 TEST_CASE("tensors with no elements plan and generate", "[codegen]") {
   // ONNX's reshape_allowzero_reordered: an empty input reshaped to another
   // empty shape, and an empty slice; both graph outputs, so nothing folds.

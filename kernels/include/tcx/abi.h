@@ -117,6 +117,10 @@ struct ConvParams {
   int splitK;
   int stepsPerSplit;
   void* workspace;
+  // A grouped convolution (ResNeXt's, RegNet's) runs group blockIdx.z of `groups`: cin and cout
+  // above are per group, and the group reads x's channels and w's output channels, and writes the
+  // output channels, from group * cin (cout) on. planConv runs it without split-K.
+  int groups;
 };
 
 // Block sizes and shared memory of each kernel. Codegen's wrappers take the thread counts (and

@@ -1,6 +1,6 @@
 #ifndef TCX_CONV_IMPLICIT_GEMM_CUH
 #define TCX_CONV_IMPLICIT_GEMM_CUH
-// conv_implicit_gemm: a 2-D convolution (NCHW, one group, any kernel size, stride, padding and
+// conv_implicit_gemm: a 2-D convolution (NCHW, any kernel size, stride, padding and
 // dilation) as a GEMM on tensor cores whose operands are never materialised: rows are the
 // images * oh * ow output pixels, columns the output channels, K runs over (input channel,
 // kernel row, kernel col). float runs as tf32 (operands rounded to nearest, fp32 accumulation:
@@ -24,6 +24,8 @@
 //   rows of 128 bytes of K read by ldmatrix; rows of 32-bit and 16-bit elements have the same bytes
 //   per MMA step, so one addressing feeds both the tf32 and the 16-bit MMAs. Two stages: registers
 //   hold the next step's gather while the current step's MMAs run.
+//
+// A grouped convolution is one such GEMM per group, blockIdx.z the group (ConvParams::groups).
 //
 // The epilogue is called once per output element as epilogue(image, cout, oh * ow_size + ow, acc).
 // Offsets of x within one image and all offsets of w must fit an int.
@@ -359,11 +361,17 @@ __device__ __forceinline__ void convStagedBody(const ConvParams& p, const Epilog
 // T: float (tf32 tensor cores), __half or __nv_bfloat16; Staged: the staged path (float only).
 template <typename T, bool Staged, typename Epilogue>
 __device__ __forceinline__ void conv_implicit_gemm_body(const ConvParams& p, const Epilogue& epilogue) {
+  // The group's channels of x and w, and of the output: offsets of zero for one group.
+  const int group = blockIdx.z;
+  ConvParams q = p;
+  q.x = static_cast<const T*>(p.x) + group * p.cin * p.xStride[1];
+  q.w = static_cast<const T*>(p.w) + group * p.cout * p.wStride[0];
+  const auto grouped = [&](int image, int n, int pixel, float acc) { epilogue(image, group * p.cout + n, pixel, acc); };
   if constexpr (Staged) {
     static_assert(isSame<T, float>, "the staged path copies 32-bit elements");
-    detail::convStagedBody(p, epilogue);
+    detail::convStagedBody(q, grouped);
   } else {
-    detail::convGatherBody<T>(p, epilogue);
+    detail::convGatherBody<T>(q, grouped);
   }
 }
 

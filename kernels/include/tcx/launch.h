@@ -258,11 +258,14 @@ inline ConvPlan planConv(const ConvParams& problem, ElemType type, bool xAligned
     steps = ceilDiv(i64{p.cin} * p.kh * p.kw, convTileK(elemBytes(type)));
     sharedBytes = kConvSharedBytes;
   }
+  // Groups fill the machine as splits would (and the split-K handshake counts tiles of one group).
+  p.groups = std::max(p.groups, 1);
+  if (p.groups > 1) splitK = 1;
   const i64 splitSteps =
       stepsPerSplit(steps, splitsFor(splitK > 0 ? splitK : i64{kConvMinBlocks} * smCount / tiles, tiles));
   p.stepsPerSplit = static_cast<int>(splitSteps);
   p.splitK = static_cast<int>(ceilDiv(steps, splitSteps));
-  plan.launch = launch1d(tiles, p.splitK, 1, kConvThreads, sharedBytes);
+  plan.launch = launch1d(tiles, p.splitK, p.groups, kConvThreads, sharedBytes);
   if (p.splitK > 1)
     plan.workspaceBytes = splitKWorkspaceBytes(tiles * p.splitK * kConvTileM * kConvTileN);
   return plan;

@@ -1,7 +1,7 @@
 // ConvTranspose over 1-D, 2-D and 3-D inputs with strides, dilations, pads,
 // output_padding, output_shape, both SAME auto_pads, groups with several
-// filters each and depthwise; grouped and depthwise Conv; and deep convolutions with few output
-// tiles, which split K.
+// filters each and depthwise; grouped and depthwise Conv; deep convolutions with few output
+// tiles, which split K; and pointwise convolutions.
 
 #include "CaseSupport.h"
 
@@ -73,6 +73,23 @@ OpCase groupedConvCase(DType dtype) {
           }};
 }
 
+// ResNeXt's and RegNet's grouped 3 x 3s, whose groups of 4 or more filters run on the implicit
+// GEMM, one group per blockIdx.z: groups of 4 channels into 8 (strided, with a Relu epilogue),
+// 8 into 8 over a padded view (the gathered path), and a 1 x 1 in 4 groups of 4.
+OpCase groupedImplicitGemmCase(DType dtype) {
+  return {caseName("Conv grouped implicit GEMM", dtype), [=] {
+            GraphBuilder b("grouped_implicit_gemm");
+            Value* x = b.input("x", dtype, {2, 64, 14, 15});
+            Value* w = b.input("w", dtype, {128, 4, 3, 3});
+            b.output(b.op("Relu", {b.op("Conv", {x, w, b.input("w_bias", dtype, {128})},
+                                        attrs({{"group", 16}, {"strides", Ints{2, 2}}, {"pads", Ints{1, 1, 1, 1}}}))}));
+            Value* v = feed(b, "v", dtype, {2, 32, 9, 11}, Feed::Padded);
+            b.output(b.op("Conv", {v, b.input("wv", dtype, {32, 8, 3, 3})}, attrs({{"group", 4}, {"pads", Ints{1, 1, 1, 1}}})));
+            b.output(b.op("Conv", {v, b.input("wp", dtype, {16, 8, 1, 1})}, attrs({{"group", 4}})));
+            return b.finish();
+          }};
+}
+
 // A 3 x 3 over a small deep image (ResNet's last stage, ragged in pixels and channels) with a Relu
 // the combining block applies, and a squeeze-excitation's 1 x 1 over one pixel: few output tiles
 // and a long K, so the convolution kernel splits K (launch.h's planConv).
@@ -89,6 +106,21 @@ OpCase deepConvCase(DType dtype) {
           }};
 }
 
+// Pointwise convolutions as real models have them: 48 pixels with a bias and a Relu epilogue, over a
+// concatenation (DenseNet's 1 x 1s), and over 25 pixels, rows that are not 16-byte multiples.
+OpCase pointwiseConvCase(DType dtype) {
+  return {caseName("Conv pointwise", dtype), [=] {
+            GraphBuilder b("pointwise_conv");
+            Value* x = b.input("x", dtype, {2, 40, 6, 8});
+            b.output(b.op("Relu", {b.op("Conv", {x, b.input("w", dtype, {72, 40, 1, 1}), b.input("w_bias", dtype, {72})})}));
+            Value* wide = b.op("Concat", {x, b.input("y", dtype, {2, 24, 6, 8})}, attrs({{"axis", int64_t{1}}}));
+            b.output(b.op("Conv", {wide, b.input("wc", dtype, {20, 64, 1, 1})}));
+            Value* odd = b.input("odd", dtype, {3, 36, 5, 5});
+            b.output(b.op("Conv", {odd, b.input("wo", dtype, {24, 36, 1, 1})}));
+            return b.finish();
+          }};
+}
+
 } // namespace
 
 std::vector<OpCase> convolutionCases() {
@@ -97,7 +129,9 @@ std::vector<OpCase> convolutionCases() {
     cases.push_back(convTransposePlanarCase(dtype));
     cases.push_back(convTransposeOtherCase(dtype));
     cases.push_back(groupedConvCase(dtype));
+    cases.push_back(groupedImplicitGemmCase(dtype));
     cases.push_back(deepConvCase(dtype));
+    cases.push_back(pointwiseConvCase(dtype));
   }
   return cases;
 }
