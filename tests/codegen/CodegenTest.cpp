@@ -113,7 +113,7 @@ TEST_CASE("library kernels take the GEMMs, the attention and the convolutions", 
   CHECK(code.source.find("decode_attention_partial_body") != std::string::npos);
   CHECK(countLaunches(code, "copy") == 0);
 
-  VtcSession yolo(samples::buildYolov11C3k2({2, 8, 6}), defaultGpuPreset());
+  VtcSession yolo(samples::buildYolov11C3k2({2, 8, 16}), defaultGpuPreset());
   yolo.select(EdgeConstraintSpecs{});
   GeneratedPlan conv = generateCuda(yolo.optimizedPlan());
   // cv1, cv2 (1x1) and the bottleneck's 3x3 on tf32 tensor cores, its SiLU and residual Add in the epilogue.
@@ -122,6 +122,13 @@ TEST_CASE("library kernels take the GEMMs, the attention and the convolutions", 
   // All three float convolutions stage their inputs with cp.async; the pointwise ones over a flattened image.
   CHECK(countOccurrences(conv.source, "conv_implicit_gemm_body<float, true>") == 3);
   CHECK(countOccurrences(conv.source, "p.h = 1;") == 2);
+  // Over 6 x 6 images a staged tile (pixels of one image) would hold 36 pixels of its 128: the three gather
+  // their operands in tiles that run across the images.
+  VtcSession small(samples::buildYolov11C3k2({2, 8, 6}), defaultGpuPreset());
+  small.select(EdgeConstraintSpecs{});
+  GeneratedPlan gathered = generateCuda(small.optimizedPlan());
+  CHECK(countOccurrences(gathered.source, "conv_implicit_gemm_body<float, false>") == 3);
+  CHECK(launchesDescribed(gathered, "(implicit GEMM, gathered").size() == 3);
 
   // ShuffleNet's depthwise convolution (a group per channel) stays on the generic lowering.
   VtcSession shuffle(samples::buildShufflenetV2Unit({2, 8, 5}), defaultGpuPreset());

@@ -254,3 +254,14 @@ TEST_CASE("convolution views that are not dense copy element by element", "[kern
   // Large kernels whose stages would not fit two blocks a multiprocessor gather.
   CHECK_FALSE(planConv(denseConv(1, 3, 224, 64, 11), ElemType::F32, true, true, 132).staged);
 }
+
+TEST_CASE("small images at a large batch gather in tiles that run across images", "[kernels][launch]") {
+  INFO("ResNet's last stage at 32 images: staged, 32 tiles of 49 pixels; gathered, 13 tiles of 128");
+  const ConvPlan last = planConv(denseConv(32, 512, 7, 512, 3), ElemType::F32, true, true, 132);
+  CHECK_FALSE(last.staged);
+  CHECK(last.launch.grid[0] == 13u * 8);
+  INFO("one image: the tiles are as many either way, and the staged path copies less");
+  CHECK(planConv(denseConv(1, 512, 7, 512, 3), ElemType::F32, true, true, 132).staged);
+  INFO("14 x 14 at 32 images: 64 staged tiles against 49 gathered, staged");
+  CHECK(planConv(denseConv(32, 256, 14, 256, 3), ElemType::F32, true, true, 132).staged);
+}

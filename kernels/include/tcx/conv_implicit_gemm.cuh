@@ -19,8 +19,9 @@
 //   MMA fragments are read from the window at each tap's offset: K is walked tap by tap, 8
 //   channels at a time. A 1x1, unit-stride, unpadded convolution over a dense image arrives as a
 //   1 x (h * w) image (the planner flattens it), i.e. a plain GEMM with 512-byte rows.
-// - Gather (any type, any sizes): both operands are gathered element by element through their
-//   strides into registers, 16 bytes of consecutive K per pixel (or output channel), and stored as
+// - Gather (any type, any sizes; float where the images are small, since its tiles run across
+//   images where the staged tiles hold one image's pixels: 49 of 128 at 7 x 7): both operands are
+//   gathered element by element through their strides into registers, 16 bytes of consecutive K per pixel (or output channel), and stored as
 //   rows of 128 bytes of K read by ldmatrix; rows of 32-bit and 16-bit elements have the same bytes
 //   per MMA step, so one addressing feeds both the tf32 and the 16-bit MMAs. Two stages: registers
 //   hold the next step's gather while the current step's MMAs run.

@@ -228,8 +228,18 @@ struct ConvPlan {
   std::size_t workspaceBytes = 0;
 };
 
-// The staged path for float where its stages fit two blocks a multiprocessor, else the gather
-// path. One block per output tile of kConvTileM pixels x kConvTileN channels, the channel tiles
+// Whether the staged path, whose tiles hold pixels of one image, would run at least twice the
+// tiles of the gathered path, whose tiles run across images: small images at a large batch
+// (ResNet's last stage at 32 images: 7 x 7 = 49 pixels in each tile of 128, 32 tiles where 13
+// hold every pixel).
+inline bool smallImages(const ConvParams& p) {
+  const ConvHaloGeometry geo = convHaloGeometry(p);
+  const i64 staged = i64{p.batch} * detail::ceilDiv(p.oh, geo.tileH) * detail::ceilDiv(p.ow, geo.tileW);
+  return 2 * detail::ceilDiv(i64{p.batch} * p.oh * p.ow, kConvTileM) <= staged;
+}
+
+// The staged path for float where its stages fit two blocks a multiprocessor and the images are
+// not small (smallImages), else the gather path. One block per output tile of kConvTileM pixels x kConvTileN channels, the channel tiles
 // of one pixel tile adjacent so that they read the same inputs while those sit in L2; K split
 // as gemm_tiled splits it where the tiles leave multiprocessors idle (splitK == 0 picks it).
 // xAligned16 / wAligned16: the views' base pointers, offsets included, are 16-byte aligned.
@@ -245,7 +255,7 @@ inline ConvPlan planConv(const ConvParams& problem, ElemType type, bool xAligned
   // Dense along K = (c, r, s); the stride of a dimension of size 1 never matters.
   const bool wDense = (p.kw == 1 || ws[3] == 1) && (p.kh == 1 || ws[2] == p.kw) && (p.cin == 1 || ws[1] == i64{p.kh} * p.kw);
   p.vectorW = wAligned16 && wDense && ws[0] % 4 == 0;
-  plan.staged = type == ElemType::F32 && convHaloSharedBytes(p) <= kConvHaloMaxBytes;
+  plan.staged = type == ElemType::F32 && convHaloSharedBytes(p) <= kConvHaloMaxBytes && !smallImages(p);
   const i64 tilesN = ceilDiv(p.cout, kConvTileN);
   i64 tiles, steps, sharedBytes;
   if (plan.staged) {
