@@ -105,6 +105,11 @@ struct MeasuredLatency {
   std::optional<GpuCheck> baselineCheck, optimizedCheck;
 };
 
+// "GPU outputs checked against the CPU reference: baseline passed (...);
+// optimised passed (...)." or empty when neither plan was checked: what the
+// explorers print beside measured latencies.
+std::string checkVerdict(const MeasuredLatency& measured);
+
 struct MeasureControl {
   int repetitions = 20;
   // Run the reference executor first and check both plans against it.

@@ -150,6 +150,15 @@ TEST_CASE("Pages hear of job progress and strategy changes over the WebSocket", 
   socket.open(QUrl(QString("ws://127.0.0.1:%1/ws").arg(server.port)));
   REQUIRE(waitFor(&socket, &QWebSocket::connected));
 
+  const auto opened = client.send("POST", "/api/open", R"({"path": "samples/gqa_decode.onnx"})");
+  REQUIRE(opened.status == 200);
+  // A refused change pushes nothing; an accepted one pushes its revision.
+  REQUIRE(client.send("POST", "/api/constraints", R"({"forced": ["e999"]})").status == 400);
+  const json edges = client.send("GET", "/api/strategy").parsed().at("edges");
+  REQUIRE(!edges.empty());
+  const auto forbidden = client.send("POST", "/api/constraints",
+                                     QByteArray::fromStdString(json{{"edge", edges.front().at("id")}, {"state", "forbidden"}}.dump()));
+  REQUIRE(forbidden.status == 200);
   REQUIRE(client.send("POST", "/api/open", R"({"path": "samples/rmsnorm_matmul.onnx"})").status == 200);
   REQUIRE(client.send("POST", "/api/jobs", R"({"kind": "superopt", "seconds": 1})").status == 202);
   for (int i = 0; i < 200; ++i) {
@@ -159,7 +168,12 @@ TEST_CASE("Pages hear of job progress and strategy changes over the WebSocket", 
     waitFor(&socket, &QWebSocket::textMessageReceived, 500);
   }
   REQUIRE(!messages.empty());
-  CHECK(messages.front().at("type") == "strategy"); // the model opened
+  REQUIRE(messages.size() >= 3);
+  CHECK(messages[0] == json{{"type", "model"}, {"revision", opened.parsed().at("revision")}});
+  CHECK(messages[1] == json{{"type", "strategy"},
+                            {"revision", forbidden.parsed().at("strategy").at("revision")}});
+  CHECK(messages[1].at("revision").get<unsigned>() > messages[0].at("revision").get<unsigned>());
+  CHECK(messages[2].at("type") == "model");
   CHECK(messages.back().at("type") == "job");
   CHECK(messages.back().at("job").at("kind") == "superopt");
   CHECK(messages.back().at("job").at("state") == "done");

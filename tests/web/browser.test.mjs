@@ -75,7 +75,7 @@ async function openByPath(page, rel) {
   await page.click('#open-button');
   try {
     await page.waitForFunction((file) => window.tcx.state.model && window.tcx.state.model.file === file && !document.body.dataset.busy
-      || window.tcx.state.lastError, rel, { timeout: OPEN_TIMEOUT });
+      && window.tcx.views.main.complete || window.tcx.state.lastError, rel, { timeout: OPEN_TIMEOUT });
     await idle(page);
   } catch (e) {
     throw new Error(`${rel} not open and drawn within ${OPEN_TIMEOUT / 1000} s`);
@@ -84,7 +84,9 @@ async function openByPath(page, rel) {
 }
 
 // The main canvas: drawn nodes, nodes in the view, and how many sampled pixels are painted.
-function canvasState(page, id = 'graph') {
+async function canvasState(page, id = 'graph') {
+  await page.waitForFunction((side) => (side ? window.tcx.views.side : window.tcx.views.main).complete, id !== 'graph',
+    { timeout: OPEN_TIMEOUT });
   return page.evaluate((canvasId) => {
     const canvas = document.getElementById(canvasId);
     const pane = canvasId === 'graph' ? window.tcx.views.main : window.tcx.views.side;
@@ -165,6 +167,7 @@ async function checkScreenshots(page, rel) {
   await openByPath(page, rel);
   for (const view of await viewsOf(page)) {
     await showTab(page, view);
+    await page.waitForFunction(() => window.tcx.views.main.complete, null, { timeout: OPEN_TIMEOUT });
     const file = path.join(dir, 'web-' + view + '.png');
     await page.screenshot({ path: file });
     note('screenshot ' + path.relative(REPO, file));
@@ -470,7 +473,8 @@ async function checkReport(browser, sample) {
   await page.close();
 }
 
-// Pan frame times of the main view: fitted, then at 1:1 around its middle node, where labels are drawn.
+// Frame times of the main view, each frame drawn at once and timed: 30 pans fitted, 30 at 1:1 around its middle
+// node (where labels are drawn), then 30 zoom steps in and out from fitted.
 async function measurePans(page, label) {
   const frames = (zoomed) => page.evaluate(async (zoom) => {
     const pane = window.tcx.views.main;
@@ -490,6 +494,20 @@ async function measurePans(page, label) {
     }
     return { nodes: pane.view.nodes.length, drawn: pane.drawnNodes, mean: times.reduce((a, b) => a + b, 0) / times.length, max: Math.max(...times) };
   }, zoomed);
+  const zooms = () => page.evaluate(async () => {
+    const pane = window.tcx.views.main;
+    pane.fit();
+    const nextFrame = () => new Promise((r) => requestAnimationFrame(() => r()));
+    await nextFrame();
+    const times = [];
+    for (let i = 0; i < 30; i++) {
+      pane.zoomBy(i < 15 ? 1.2 : 1 / 1.2);
+      pane.draw();
+      times.push(window.tcx.lastRenderMs);
+      await nextFrame();
+    }
+    return { mean: times.reduce((a, b) => a + b, 0) / times.length, max: Math.max(...times) };
+  });
   const result = [];
   for (const zoomed of [false, true]) {
     const f = await frames(zoomed);
@@ -497,6 +515,9 @@ async function measurePans(page, label) {
     check(`pan frame time of ${label}, ${zoomed ? 'at 1:1' : 'fitted'}`, f.mean < 50,
       `${f.mean.toFixed(2)} ms mean, ${f.max.toFixed(2)} ms max over 30 pans, ${f.nodes} nodes (${f.drawn} in view)`);
   }
+  const z = await zooms();
+  check(`zoom frame time of ${label}`, z.mean < 50, `${z.mean.toFixed(2)} ms mean, ${z.max.toFixed(2)} ms max over 30 steps`);
+  await page.waitForFunction(() => window.tcx.views.main.complete, null, { timeout: OPEN_TIMEOUT });
   return result;
 }
 
@@ -508,6 +529,28 @@ async function measure(page, largest) {
   const error = await page.evaluate(() => window.tcx.state.lastError);
   check(`open the largest model ${largest.rel} (${(largest.size / 1e6).toFixed(2)} MB)`, !error, error || ms + ' ms');
   await measurePans(page, largest.rel);
+}
+
+// A long strategy table keeps only the rows near its window in the page, and selecting an edge far down still
+// marks its row and scrolls it into view.
+async function checkLongTable(page) {
+  const edges = await page.evaluate(() => window.tcx.state.strategy.edges.map((e) => e.key));
+  const far = edges[edges.length - 5];
+  await page.evaluate((key) => window.tcx.select(key), far);
+  await idle(page);
+  const s = await page.evaluate((key) => {
+    const scroller = document.getElementById('strategy-table').closest('.scroll');
+    const row = document.querySelector(`#strategy-table tr[data-key="${key}"]`);
+    const box = row && row.getBoundingClientRect();
+    const view = scroller.getBoundingClientRect();
+    return {
+      rows: document.querySelectorAll('#strategy-table tbody tr:not(.filler)').length,
+      selected: Boolean(row && row.classList.contains('selected')),
+      visible: Boolean(box && box.bottom > view.top && box.top < view.bottom),
+    };
+  }, far);
+  check(`  strategy table of ${edges.length} edges draws ${s.rows} rows`, edges.length > 300 && s.rows < edges.length, JSON.stringify(s));
+  check(`  selecting ${far} marks its row in view`, s.selected && s.visible, JSON.stringify(s));
 }
 
 // The issue's sizes: a 1,000-op export opened (about 2 s asked), and a 10,000-op graph drawn expanded and panned.
@@ -526,10 +569,17 @@ async function measureLarge(page) {
   execFileSync(SAMPLES_TOOL, ['--out', dir, '--stack-ops', '10000']);
   await showTab(page, 'computation');
   const llama = rel('llama3_decode_22layers.onnx');
+  // The page loads the model once: the server's push of the page's own open must not load it again.
+  const strategyReads = [];
+  const count = (request) => { if (request.url().includes('/api/strategy')) strategyReads.push(request.url()); };
+  page.on('request', count);
   const ms = await openByPath(page, llama);
+  page.off('request', count);
   const ops = await page.evaluate(() => window.tcx.state.model && window.tcx.state.model.ops);
   const error = await page.evaluate(() => window.tcx.state.lastError);
   check(`open the 1,000-op model ${llama} (${ops} ops)`, !error && ops >= 1000 && ms < 10000, error || ms + ' ms');
+  check('  its strategy read once', strategyReads.length === 1, strategyReads.length + ' reads');
+  await checkLongTable(page);
   const stack = rel('op_stack_10000ops.onnx');
   const openMs = await openByPath(page, stack);
   const started = Date.now();
@@ -537,6 +587,7 @@ async function measureLarge(page) {
   await page.waitForFunction(() => window.tcx.views.main.view && window.tcx.views.main.view.nodes.length >= 10000, null,
     { timeout: OPEN_TIMEOUT });
   await idle(page);
+  await page.waitForFunction(() => window.tcx.views.main.complete, null, { timeout: OPEN_TIMEOUT });
   check(`the 10,000-op graph ${stack} expanded`, true, `opened in ${openMs} ms, expanded and drawn in ${Date.now() - started} ms`);
   await measurePans(page, 'the 10,000-op graph expanded');
 }

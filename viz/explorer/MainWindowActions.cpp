@@ -188,7 +188,8 @@ bool MainWindow::exportKernels(const QString& dir) {
 }
 
 // The web explorer's API opens the model afresh under the same constraints,
-// so the report says exactly what `tcx report --html` would.
+// so the report says what `tcx report --html` would, with the latencies
+// measured here if they were.
 bool MainWindow::saveReport(const QString& path) {
   if (!model_.isOpen()) {
     showError(tr("Open a model before saving a report."));
@@ -204,12 +205,16 @@ bool MainWindow::saveReport(const QString& path) {
     web::ExplorerApi api(web::RootDirectory("/"), web::ApiOptions{});
     api.open(model_.modelPath().toStdString());
     api.constrain({names(c.accepted), names(c.forced), names(c.forbidden)});
+    const VtcSession& session = model_.session();
+    if (session.latencyMeasured())
+      api.recordMeasurement(session.baselineLatency(), session.optimizedLatency(), session.latencyDevice(),
+                            model_.checkVerdict().toStdString());
     web::writeHtmlReport(api, path.toStdString());
   } catch (const Error& e) {
     showError(QString::fromStdString(e.what()));
     return false;
   }
-  statusBar()->showMessage(tr("Report saved to %1 (latencies estimated)").arg(path), 10000);
+  statusBar()->showMessage(tr("Report saved to %1 (latencies %2)").arg(path, model_.latencySource()), 10000);
   return true;
 }
 

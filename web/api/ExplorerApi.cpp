@@ -26,7 +26,6 @@ namespace fs = std::filesystem;
 struct ExplorerApi::Measurement {
   unsigned generation = 0;
   backend::MeasuredLatency latency;
-  std::string verdict;
 };
 
 namespace {
@@ -167,6 +166,7 @@ void ExplorerApi::install(std::unique_ptr<VtcSession> session, std::string name,
   jobs_.cancelAndWait();
   session_ = std::move(session);
   ++generation_;
+  ++revision_;
   name_ = std::move(name);
   file_ = std::move(file);
   checkVerdict_.clear();
@@ -180,7 +180,25 @@ void ExplorerApi::open(const fs::path& file) {
 
 void ExplorerApi::constrain(const EdgeConstraintSpecs& constraints) {
   session_->select(constraints);
+  strategyChanged();
+}
+
+// After a selection that did not raise: the old measurement's verdict no
+// longer describes the plans.
+void ExplorerApi::strategyChanged() {
   checkVerdict_.clear();
+  ++revision_;
+}
+
+void ExplorerApi::recordMeasurement(PlanLatency baseline, PlanLatency optimized, std::string device,
+                                    std::string verdict) {
+  session_->setMeasuredLatency(std::move(baseline), std::move(optimized), std::move(device));
+  checkVerdict_ = std::move(verdict);
+  ++revision_;
+}
+
+nlohmann::json ExplorerApi::changeMessage(unsigned generationBefore) const {
+  return {{"type", generation_ != generationBefore ? "model" : "strategy"}, {"revision", revision_}};
 }
 
 nlohmann::json ExplorerApi::modelJson() const {
@@ -192,6 +210,7 @@ nlohmann::json ExplorerApi::modelJson() const {
           {"vtogEdges", session_->vtog().edges().size()},
           {"latencySource", session_->latencySource()},
           {"measured", session_->latencyMeasured()},
+          {"revision", revision_},
           {"views", {"computation", "kernels", "vtog", "pointsto"}}};
 }
 
@@ -232,11 +251,10 @@ nlohmann::json ExplorerApi::view(const ApiRequest& request) {
   return viewJson(*session_, buildView(*session_, *kind, request));
 }
 
-nlohmann::json ExplorerApi::strategy(const ApiRequest&) { return strategyJson(*session_); }
-
-void ExplorerApi::reselect(const StrategyConstraints& constraints) {
-  session_->select(constraints);
-  checkVerdict_.clear();
+nlohmann::json ExplorerApi::strategy(const ApiRequest&) {
+  nlohmann::json answer = strategyJson(*session_);
+  answer["revision"] = revision_;
+  return answer;
 }
 
 nlohmann::json ExplorerApi::setConstraints(const ApiRequest& request) {
@@ -248,11 +266,12 @@ nlohmann::json ExplorerApi::setConstraints(const ApiRequest& request) {
     const std::optional<EdgeState> parsed = parseEdgeState(state);
     if (!parsed) throw ApiError(400, "state '" + state + "': expected auto, accepted, forced or forbidden");
     const int edge = session_->resolveEdge(stringField(body, "edge"));
-    reselect(withEdgeState(session_->constraints(), edge, *parsed));
+    session_->select(withEdgeState(session_->constraints(), edge, *parsed));
+    strategyChanged();
   } else {
     constrain({stringList(body, "accepted"), stringList(body, "forced"), stringList(body, "forbidden")});
   }
-  return {{"strategy", strategyJson(*session_)}, {"latency", latencyJson(*session_, checkVerdict_)}};
+  return {{"strategy", strategy(request)}, {"latency", latencyJson(*session_, checkVerdict_)}};
 }
 
 nlohmann::json ExplorerApi::latency(const ApiRequest&) { return latencyJson(*session_, checkVerdict_); }
@@ -360,15 +379,12 @@ nlohmann::json ExplorerApi::startJob(const ApiRequest& request) {
           .repetitions = kMeasureRepetitions, .cancel = &context.cancelFlag(), .progress = progress};
       std::optional<backend::MeasuredLatency> measured = backend::measurePlans(*session, control);
       if (!measured) return nlohmann::json();
-      auto m = std::make_shared<Measurement>();
-      m->generation = generation;
-      for (const auto& [plan, check] : {std::pair{"baseline", &measured->baselineCheck}, {"optimised", &measured->optimizedCheck}})
-        if (*check) m->verdict += (m->verdict.empty() ? "" : "; ") + std::string(plan) + " " + (*check)->describe();
-      if (!m->verdict.empty()) m->verdict = "GPU outputs checked against the CPU reference: " + m->verdict + ".";
       nlohmann::json result = {{"device", measured->device},
                                {"baselineSeconds", measured->baseline.seconds},
                                {"optimizedSeconds", measured->optimized.seconds},
-                               {"check", m->verdict}};
+                               {"check", backend::checkVerdict(*measured)}};
+      auto m = std::make_shared<Measurement>();
+      m->generation = generation;
       m->latency = std::move(*measured);
       std::lock_guard lock(measurementMutex_);
       pendingMeasurement_ = std::move(m);
@@ -400,9 +416,8 @@ ApiResponse ExplorerApi::cancelJob(const std::string& id) {
   return {200, jobs_.snapshot(parsed).toJson()};
 }
 
-nlohmann::json ExplorerApi::jobEvent(int id, bool* latencyChanged) {
+nlohmann::json ExplorerApi::jobEvent(int id) {
   const JobSnapshot job = jobs_.snapshot(id);
-  *latencyChanged = false;
   if (job.state == JobState::Done && job.kind == "profile") {
     std::shared_ptr<Measurement> m;
     {
@@ -411,10 +426,9 @@ nlohmann::json ExplorerApi::jobEvent(int id, bool* latencyChanged) {
     }
     // A measurement of a model since replaced keeps the new one's estimates.
     if (m && m->generation == generation_) {
-      session_->setMeasuredLatency(std::move(m->latency.baseline), std::move(m->latency.optimized),
-                                   std::move(m->latency.device));
-      checkVerdict_ = m->verdict;
-      *latencyChanged = true;
+      const std::string verdict = backend::checkVerdict(m->latency);
+      recordMeasurement(std::move(m->latency.baseline), std::move(m->latency.optimized), std::move(m->latency.device),
+                        verdict);
     }
   }
   return {{"type", "job"}, {"job", job.toJson()}};

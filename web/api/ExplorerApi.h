@@ -46,16 +46,30 @@ public:
   // Applies `constraints` ("e3" names, as `tcx optimize` takes them);
   // raises tcx::Error.
   void constrain(const EdgeConstraintSpecs& constraints);
+  // Replaces the estimates with latencies measured on `device` for the
+  // plans of the current strategy; `verdict` says how their outputs compared
+  // with the CPU reference (backend::checkVerdict).
+  void recordMeasurement(PlanLatency baseline, PlanLatency optimized, std::string device, std::string verdict);
   bool isOpen() const { return session_ != nullptr; }
   const VtcSession& session() const { return *session_; }
   const ApiOptions& options() const { return options_; }
   const std::string& modelName() const { return name_; }
 
+  // Counts models opened, and every change of the session (a model opened,
+  // constraints applied, a measurement recorded): answers about the session
+  // carry the revision they describe, so that a client can tell a pushed
+  // change it has already loaded from one made elsewhere.
+  unsigned generation() const { return generation_; }
+  unsigned revision() const { return revision_; }
+  // The message the server pushes after a change: {"type": "model"} when a
+  // model was opened since `generationBefore`, else {"type": "strategy"},
+  // with the revision.
+  nlohmann::json changeMessage(unsigned generationBefore) const;
+
   // On the server's thread, after `onJob` announced job `id`: records a
-  // finished measurement in the session, then returns the message to push
-  // to clients ({"type": "job", ...}), and whether the strategy or
-  // latencies changed with it.
-  nlohmann::json jobEvent(int id, bool* latencyChanged);
+  // finished measurement in the session (a new revision), then returns the
+  // message to push to clients ({"type": "job", ...}).
+  nlohmann::json jobEvent(int id);
 
 private:
   using Handler = nlohmann::json (ExplorerApi::*)(const ApiRequest&);
@@ -88,12 +102,13 @@ private:
   nlohmann::json modelJson() const;
   void install(std::unique_ptr<VtcSession> session, std::string name, std::string file);
   bool optimizedPlan(const ApiRequest& request) const;
-  void reselect(const StrategyConstraints& constraints);
+  void strategyChanged();
 
   RootDirectory root_;
   ApiOptions options_;
   std::unique_ptr<VtcSession> session_;
   unsigned generation_ = 0; // counts opened models: a measurement of a replaced one is dropped
+  unsigned revision_ = 0;
   std::string name_, file_;
   std::string checkVerdict_; // of the measurement the latencies come from
   struct Measurement;

@@ -32,6 +32,7 @@ window.tcx = window.tcx || {};
     chartValues: [0, 0, 0, 0],
     busy: 0,
     generation: 0, // bumped when the model or strategy changes, so that late answers are dropped
+    revision: 0, // the server's revision of the session that the page shows
   };
   const JOB_POLL_MS = 2000;
   let panes;
@@ -39,6 +40,7 @@ window.tcx = window.tcx || {};
   let selectSeq = 0;
   let lastPush = 0; // when the WebSocket last spoke
   let jobTimer = 0;
+  let pendingChange = null; // the latest change pushed while the page was busy
 
   // ---- errors and busy state ----
 
@@ -63,7 +65,10 @@ window.tcx = window.tcx || {};
       showError(e.message);
       return undefined;
     } finally {
-      if (--state.busy === 0) delete document.body.dataset.busy;
+      if (--state.busy === 0) {
+        delete document.body.dataset.busy;
+        applyChange();
+      }
     }
   }
 
@@ -294,6 +299,7 @@ window.tcx = window.tcx || {};
 
   function showStrategy(strategy) {
     state.strategy = strategy;
+    if (typeof strategy.revision === 'number') state.revision = strategy.revision;
     panels.strategy.setRows(strategy.edges);
     const chosen = strategy.edges.filter((e) => e.chosen).length;
     $('strategy-summary').textContent = chosen + ' of ' + strategy.edges.length + ' edges chosen · savings ' + strategy.source;
@@ -381,12 +387,9 @@ window.tcx = window.tcx || {};
     });
   }
 
-  // The server says the strategy or latencies changed (another tab, a profile): reload if they differ.
+  // The server says the strategy or latencies changed (another page, a profile).
   async function strategyPushed() {
     const [strategy, latency] = await Promise.all([api.strategy(), api.latency()]);
-    const changed = JSON.stringify(strategy) !== JSON.stringify(state.strategy) ||
-      JSON.stringify(latency) !== JSON.stringify(state.latency);
-    if (!changed) return;
     showStrategy(strategy);
     showLatency(latency);
     writeHash();
@@ -457,7 +460,20 @@ window.tcx = window.tcx || {};
   function pushed(message) {
     lastPush = Date.now();
     if (message.type === 'job' && message.job) showJob(message.job);
-    else if (message.type === 'strategy' && state.model) busy(strategyPushed);
+    else if (message.type === 'model' || message.type === 'strategy') {
+      pendingChange = message;
+      if (!state.busy) applyChange();
+    }
+  }
+
+  // A change pushed by the server is loaded once the page is not loading anything else, unless the page has it
+  // already: its own changes are pushed too, and the revision it loaded says so.
+  function applyChange() {
+    const change = pendingChange;
+    pendingChange = null;
+    if (!change || (typeof change.revision === 'number' && change.revision <= state.revision)) return;
+    if (change.type === 'model') busy(loadModel);
+    else if (state.model) busy(strategyPushed);
   }
 
   // ---- export ----

@@ -1,117 +1,12 @@
-// The panels beside the graph: strategy table, kernel table, latency chart, CUDA source, details, search results
-// and superoptimizer candidates. Each renders an answer of the API and reports clicks through callbacks; none
+// The panels beside the graph: strategy table, kernel table, latency chart, CUDA source (source.js), details,
+// search results and superoptimizer candidates. Each renders an answer of the API and reports clicks through callbacks; none
 // fetches anything itself, so app.js decides when data is stale.
 window.tcx = window.tcx || {};
 
 (function (tcx) {
   'use strict';
 
-  function el(tag, attrs, children) {
-    const node = document.createElement(tag);
-    for (const [name, value] of Object.entries(attrs || {})) {
-      if (name === 'text') node.textContent = value;
-      else if (name === 'class') node.className = value;
-      else if (name.startsWith('on')) node.addEventListener(name.slice(2), value);
-      else if (value !== false && value !== null && value !== undefined) node.setAttribute(name, value === true ? '' : value);
-    }
-    for (const child of children || []) node.append(child);
-    return node;
-  }
-
-  // Times in microseconds, sizes in binary units, counts with SI prefixes; "—" where there is no number.
-  const format = {
-    us(seconds) {
-      return typeof seconds === 'number' ? (seconds * 1e6).toFixed(seconds * 1e6 < 10 ? 2 : 1) + ' µs' : '—';
-    },
-    bytes(n) {
-      if (typeof n !== 'number') return '—';
-      const units = ['B', 'KiB', 'MiB', 'GiB'];
-      let i = 0;
-      while (n >= 1024 && i < units.length - 1) { n /= 1024; i++; }
-      return (i ? n.toFixed(1) : String(n)) + ' ' + units[i];
-    },
-    count(n) {
-      if (typeof n !== 'number') return '—';
-      const units = ['', 'K', 'M', 'G', 'T'];
-      let i = 0;
-      while (n >= 1000 && i < units.length - 1) { n /= 1000; i++; }
-      return (i ? n.toFixed(2) : String(n)) + units[i];
-    },
-  };
-
-  // A table whose header sorts it: columns [{title, value(row) for sorting, cell(row) -> text or node}].
-  // Rows carry data-key so linked selection can mark them.
-  class SortableTable {
-    constructor(table, columns, options) {
-      this.table = table;
-      this.columns = columns;
-      this.options = options; // {key(row), onClick(row)}
-      this.rows = [];
-      this.sort = { column: -1, descending: false };
-      this.marked = new Set();
-    }
-
-    setRows(rows) {
-      this.rows = rows;
-      this.render();
-    }
-
-    sortBy(column) {
-      this.sort = { column, descending: this.sort.column === column ? !this.sort.descending : false };
-      this.render();
-    }
-
-    ordered() {
-      const { column, descending } = this.sort;
-      if (column < 0) return this.rows;
-      const value = this.columns[column].value;
-      const sign = descending ? -1 : 1;
-      return this.rows.slice().sort((a, b) => {
-        const x = value(a);
-        const y = value(b);
-        if (x === y) return 0;
-        if (x === null || x === undefined) return 1; // blanks last either way
-        if (y === null || y === undefined) return -1;
-        return (x < y ? -1 : 1) * sign;
-      });
-    }
-
-    render() {
-      const head = el('tr', {}, this.columns.map((c, i) => el('th', {
-        class: this.sort.column === i ? (this.sort.descending ? 'sorted desc' : 'sorted asc') : '',
-        title: 'sort by ' + c.title, text: c.title, onclick: () => this.sortBy(i),
-      })));
-      const body = this.ordered().map((row) => el('tr', {
-        'data-key': this.options.key(row),
-        onclick: (e) => { if (!e.target.closest('select')) this.options.onClick(row); },
-      }, this.columns.map((c) => {
-        const cell = c.cell(row);
-        return el('td', { class: c.numeric ? 'num' : '' }, [cell instanceof Node ? cell : String(cell)]);
-      })));
-      this.table.replaceChildren(el('thead', {}, [head]), el('tbody', {}, body));
-      this.mark([...this.marked]);
-    }
-
-    // Marks the rows of `keys` and scrolls the first into view.
-    mark(keys) {
-      this.marked = new Set(keys.filter(Boolean));
-      let first = null;
-      for (const tr of this.table.querySelectorAll('tbody tr')) {
-        const on = this.marked.has(tr.dataset.key);
-        tr.classList.toggle('selected', on);
-        if (on && !first) first = tr;
-      }
-      if (first) scrollWithin(first.closest('.scroll'), first);
-    }
-  }
-
-  // Scrolls a container (not the page) so that `child` is visible.
-  function scrollWithin(container, child) {
-    if (!container) return;
-    const top = child.offsetTop - container.offsetTop;
-    if (top < container.scrollTop || top + child.offsetHeight > container.scrollTop + container.clientHeight)
-      container.scrollTop = Math.max(0, top - container.clientHeight / 3);
-  }
+  const { el, format, SortableTable, SourcePanel } = tcx;
 
   const EDGE_STATES = ['auto', 'accepted', 'forced', 'forbidden'];
 
@@ -188,88 +83,6 @@ window.tcx = window.tcx || {};
     }
   }
 
-  // Above this much CUDA, SourcePanel highlights only the marked kernel's lines.
-  const LAZY_HIGHLIGHT_CHARS = 100000;
-
-  function escapeHtml(text) {
-    return text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]);
-  }
-
-  // CUDA as highlighted HTML; highlight.js 9 (Debian) takes (language, code), 11 takes (code, options).
-  function highlightCuda(code) {
-    if (!window.hljs) return escapeHtml(code);
-    const major = parseInt(hljs.versionString || '9', 10);
-    return major >= 11 ? hljs.highlight(code, { language: 'cpp', ignoreIllegals: true }).value
-      : hljs.highlight('cpp', code, true).value;
-  }
-
-  // Splits highlighted HTML into lines, closing the spans still open at each line's end and reopening them on
-  // the next, so that every line is a well-formed element that can be marked on its own.
-  function htmlLines(html) {
-    const lines = [];
-    const open = [];
-    let current = '';
-    for (const token of html.split(/(<span[^>]*>|<\/span>|\n)/)) {
-      if (token === '\n') {
-        lines.push(current + '</span>'.repeat(open.length));
-        current = open.join('');
-      } else {
-        if (token.startsWith('<span')) open.push(token);
-        else if (token === '</span>') open.pop();
-        current += token;
-      }
-    }
-    lines.push(current + '</span>'.repeat(open.length));
-    return lines;
-  }
-
-  class SourcePanel {
-    constructor(pre, label) {
-      this.pre = pre;
-      this.label = label;
-      this.spans = {};
-    }
-
-    // A large model's CUDA (Swin-T: 350 KB, 10,000 lines) is shown plain and only the marked kernel's lines are
-    // highlighted: highlighting and inserting all of it took seconds of the model's open time.
-    show(answer) {
-      this.spans = answer.spans || {};
-      const code = answer.code || '';
-      this.lazy = code.length > LAZY_HIGHLIGHT_CHARS;
-      this.plain = code.split('\n');
-      const lines = this.lazy ? this.plain.map(escapeHtml) : htmlLines(highlightCuda(code));
-      this.pre.innerHTML = lines.map((line, i) => '<span class="line" data-line="' + (i + 1) + '">' + (line || ' ') + '</span>').join('');
-      this.pre.classList.remove('unavailable');
-      this.label.textContent = answer.plan ? answer.plan + ' plan, ' + lines.length + ' lines' : '';
-    }
-
-    // What the server said instead of code (a 422: why there is no CUDA for this model).
-    showError(message) {
-      this.spans = {};
-      this.pre.textContent = message;
-      this.pre.classList.add('unavailable');
-      this.label.textContent = 'no CUDA';
-    }
-
-    // Marks the lines of kernel `key` and scrolls to them.
-    mark(key) {
-      for (const line of this.pre.querySelectorAll('.line.marked')) line.classList.remove('marked');
-      const span = key && this.spans[key];
-      if (!span) return;
-      const [first, last] = span;
-      const lines = this.pre.querySelectorAll('.line');
-      if (this.lazy && !lines[first - 1].dataset.highlighted) {
-        const html = htmlLines(highlightCuda(this.plain.slice(first - 1, last).join('\n')));
-        for (let i = first; i <= last && i <= lines.length; i++) {
-          lines[i - 1].innerHTML = html[i - first] || ' ';
-          lines[i - 1].dataset.highlighted = '1';
-        }
-      }
-      for (let i = first; i <= last && i <= lines.length; i++) lines[i - 1].classList.add('marked');
-      const container = this.pre.closest('.scroll');
-      if (lines[first - 1] && container) container.scrollTop = Math.max(0, lines[first - 1].offsetTop - this.pre.offsetTop - 8);
-    }
-  }
 
   // A key as a link that selects it.
   function keyLink(key, onSelect) {
@@ -327,8 +140,6 @@ window.tcx = window.tcx || {};
     table.replaceChildren(el('caption', { text: summary }), el('thead', {}, [head]), el('tbody', {}, rows));
   }
 
-  tcx.el = el;
-  tcx.format = format;
   tcx.panels = {
     strategyTable, kernelTable, LatencyChart, SourcePanel, showDetails, showDetailsMessage, showMatches, showCandidates,
   };

@@ -101,9 +101,10 @@ void WebServer::answerApi(const QHttpServerRequest& request, QTcpSocket* socket)
   ApiRequest api{methodName(request.method()), request.url().path().toStdString(), {}, request.body().toStdString()};
   for (const auto& [key, value] : QUrlQuery(request.url()).queryItems(QUrl::FullyDecoded))
     if (key != "token") api.query.emplace_back(key.toStdString(), value.toStdString());
+  const unsigned generation = api_->generation(), revision = api_->revision();
   const ApiResponse response = api_->handle(api);
   writeJson(responder, response.status, response.body);
-  if (response.status < 300 && api.method == "POST" && api.path != "/api/jobs") broadcast(R"({"type":"strategy"})");
+  if (api_->revision() != revision) broadcast(QByteArray::fromStdString(api_->changeMessage(generation).dump()));
 }
 
 // The page's state as a report (HtmlReport.h), to save: the HTML needs the
@@ -165,10 +166,9 @@ void WebServer::acceptWebSocket() {
 }
 
 void WebServer::pushJob(int id) {
-  bool latencyChanged = false;
-  const nlohmann::json event = api_->jobEvent(id, &latencyChanged);
-  broadcast(QByteArray::fromStdString(event.dump()));
-  if (latencyChanged) broadcast(R"({"type":"strategy"})");
+  const unsigned generation = api_->generation(), revision = api_->revision();
+  broadcast(QByteArray::fromStdString(api_->jobEvent(id).dump()));
+  if (api_->revision() != revision) broadcast(QByteArray::fromStdString(api_->changeMessage(generation).dump()));
 }
 
 void WebServer::broadcast(const QByteArray& message) {
