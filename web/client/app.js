@@ -34,12 +34,10 @@ window.tcx = window.tcx || {};
     generation: 0, // bumped when the model or strategy changes, so that late answers are dropped
     revision: 0, // the server's revision of the session that the page shows
   };
-  const JOB_POLL_MS = 2000;
   let panes;
   let panels;
+  let jobs;
   let selectSeq = 0;
-  let lastPush = 0; // when the WebSocket last spoke
-  let jobTimer = 0;
   let pendingChange = null; // the latest change pushed while the page was busy
 
   // ---- errors and busy state ----
@@ -356,7 +354,7 @@ window.tcx = window.tcx || {};
     state.search = { view: null, matches: [] };
     $('search-panel').hidden = true;
     showModel(await api.model());
-    if (!state.readOnly) loadPrograms();
+    if (!state.readOnly) jobs.loadPrograms();
     await refreshAll();
     writeHash();
   }
@@ -396,70 +394,11 @@ window.tcx = window.tcx || {};
     await refreshStrategyDependents();
   }
 
-  // ---- jobs ----
-
-  async function loadPrograms() {
-    const answer = await api.programs().catch((e) => ({ programs: [], none: e.message }));
-    const options = answer.programs.map((p) => tcx.el('option', { value: p.index, text: p.index + ': ' + p.description }));
-    $('superopt-program').replaceChildren(...options);
-    $('superopt-start').title = options.length ? '' : answer.none || 'this model has no LAX subprogram to superoptimize';
-    updateJobButtons();
-  }
-
-  const isRunning = () => Boolean(state.job && state.job.state === 'running');
-
-  function showJob(job) {
-    const finished = state.job && state.job.id === job.id && state.job.state === 'running' && job.state !== 'running';
-    state.job = job;
-    const progress = $('job-progress');
-    progress.dataset.state = job.state;
-    progress.dataset.percent = job.percent || 0;
-    progress.querySelector('.bar').style.width = Math.max(0, Math.min(100, job.percent || 0)) + '%';
-    progress.querySelector('.text').textContent = job.kind + ' ' + job.state + ' · ' + Math.round(job.percent || 0) + '%' +
-      (job.what ? ' · ' + job.what : '');
-    $('job-cancel').disabled = state.readOnly || job.state !== 'running';
-    updateJobButtons();
-    if (job.state === 'failed' && finished) showError(job.kind + ' failed: ' + (job.what || 'no reason given'));
-    // A search shows its candidates (a cancelled one those it found); a profile's measured latencies arrive as a
-    // strategy push, like any other change of latencies.
-    if (job.kind === 'superopt' && job.state !== 'running' && job.result) tcx.panels.showCandidates($('superopt-result'), job.result);
-    watchJob();
-  }
-
-  // The WebSocket feeds the progress bar; should it fall silent (a dropped socket, a proxy that does not
-  // upgrade), a running job is polled instead, so that the bar never freezes.
-  function watchJob() {
-    clearTimeout(jobTimer);
-    if (!isRunning()) return;
-    jobTimer = setTimeout(async () => {
-      if (Date.now() - lastPush < JOB_POLL_MS) return watchJob();
-      const answer = await api.jobs().catch(() => null);
-      const job = answer && answer.jobs.find((j) => j.id === state.job.id);
-      if (job) showJob(job);
-      else watchJob();
-    }, JOB_POLL_MS);
-  }
-
-  function updateJobButtons() {
-    const gpu = (state.status && state.status.gpu) || { available: false, describe: 'unknown' };
-    const running = isRunning();
-    $('superopt-start').disabled = state.readOnly || running || !$('superopt-program').options.length;
-    $('profile-start').disabled = state.readOnly || running || !gpu.available;
-    const reason = gpu.available ? gpu.describe : 'no GPU: ' + (gpu.describe || 'profiling needs CUDA');
-    $('profile-reason').textContent = reason;
-    $('profile-start').title = reason;
-  }
-
-  async function startJob(job) {
-    await busy(async () => {
-      $('superopt-result').hidden = true;
-      showJob(await api.startJob(job));
-    });
-  }
+  // ---- pushes ----
 
   function pushed(message) {
-    lastPush = Date.now();
-    if (message.type === 'job' && message.job) showJob(message.job);
+    jobs.heard();
+    if (message.type === 'job' && message.job) jobs.show(message.job);
     else if (message.type === 'model' || message.type === 'strategy') {
       pendingChange = message;
       if (!state.busy) applyChange();
@@ -559,11 +498,6 @@ window.tcx = window.tcx || {};
       if (!state.model) return showError('no model is open: nothing to report');
       window.location.href = 'api/report.html' + (api.token ? '?token=' + encodeURIComponent(api.token) : '');
     };
-    $('superopt-start').onclick = () => startJob({
-      kind: 'superopt', program: Number($('superopt-program').value), seconds: Number($('superopt-seconds').value) || 10,
-    });
-    $('profile-start').onclick = () => startJob({ kind: 'profile' });
-    $('job-cancel').onclick = () => state.job && busy(async () => showJob(await api.cancelJob(state.job.id)));
     window.addEventListener('hashchange', () => busy(() => applyHash(readHash())));
   }
 
@@ -577,6 +511,7 @@ window.tcx = window.tcx || {};
       chart: new tcx.panels.LatencyChart($('latency-chart')),
       source: new tcx.panels.SourcePanel($('source'), $('source-label')),
     };
+    jobs = new tcx.JobsPanel(api, state, { busy, showError });
     tcx.views = panes;
     wireControls();
 
@@ -585,12 +520,12 @@ window.tcx = window.tcx || {};
     if (!state.status) state.status = { model: report ? {} : null, gpu: { available: false, describe: 'unknown' }, readOnly: report, jobs: [] };
     state.readOnly = report || Boolean(state.status.readOnly);
     applyReadOnly();
-    updateJobButtons();
+    jobs.updateButtons();
     // Read before loading rewrites it. The server's model is shown unless the link names another.
     const hash = readHash();
     if (state.status.model && (state.readOnly || !hash.model || hash.model === state.status.model.file)) await busy(loadModel);
     await applyHash(hash);
-    for (const job of state.status.jobs || []) showJob(job);
+    for (const job of state.status.jobs || []) jobs.show(job);
     if (!report) api.socket(pushed);
     document.body.dataset.ready = '1';
   }
