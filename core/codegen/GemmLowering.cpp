@@ -265,8 +265,8 @@ bool offsetsFitInt(const StridedView& view, const Shape& shape, bool perImage) {
 
 // Output channels a group needs for the implicit GEMM: its tiles are 64
 // channels wide, so a depthwise convolution (one channel a group) would use
-// 1/64 of each MMA, and stays on the element form. ResNeXt-50's groups have
-// 4 to 32, RegNetY's 8 or more.
+// 1/64 of each MMA, and takes conv_depthwise; groups of 2 or 3 filters stay
+// on the element form. ResNeXt-50's groups have 4 to 32, RegNetY's 8 or more.
 constexpr int64_t kMinGroupOutputChannels = 4;
 
 // A convolution as conv_implicit_gemm sees it: 2-D, x and w strided views;
@@ -286,8 +286,7 @@ std::optional<ConvMatch> matchConv(ValueCode& values) {
   const Value *x = conv.input(0), *w = conv.input(1), *y = conv.output(0);
   const Shape &xs = x->type().shape, &ws = w->type().shape, &ys = y->type().shape;
   const int64_t groups = conv.attrs().getInt("group", 1);
-  if (xs.size() != 4 || ws.size() != 4 || ys.size() != 4 || groups < 1 || xs[1] % groups || ys[1] % groups ||
-      (groups > 1 && ys[1] / groups < kMinGroupOutputChannels))
+  if (xs.size() != 4 || ws.size() != 4 || ys.size() != 4 || groups < 1 || xs[1] % groups || ys[1] % groups)
     return std::nullopt;
   const nn::WindowAttrs window = nn::readWindowAttrs(conv.attrs(), 2, {ws[2], ws[3]});
   const nn::WindowPlacement placement = nn::placeWindow(window, {xs[2], xs[3]});
@@ -411,6 +410,33 @@ bool emitGemm(ValueCode& values, const GemmMatch& match, ElemType type) {
   return true;
 }
 
+// Statements that fill `tcx::ConvParams p` for the convolution `match` as
+// planned (`p`), its workspace the buffer `workspace` (or none if negative).
+std::string convParamsCode(const ConvMatch& match, const ConvParams& p, ElemType type, int workspace) {
+  return fmt::format(
+      "  tcx::ConvParams p;\n"
+      "  p.x = static_cast<const {t}*>(b.p[{xb}]) + {xo};\n"
+      "  p.xStride[0] = {x0};\n  p.xStride[1] = {x1};\n  p.xStride[2] = {x2};\n  p.xStride[3] = {x3};\n"
+      "  p.w = static_cast<const {t}*>(b.p[{wb}]) + {wo};\n"
+      "  p.wStride[0] = {w0};\n  p.wStride[1] = {w1};\n  p.wStride[2] = {w2};\n  p.wStride[3] = {w3};\n"
+      "  p.batch = {batch};\n  p.cin = {cin};\n  p.h = {h};\n  p.width = {width};\n"
+      "  p.cout = {cout};\n  p.oh = {oh};\n  p.ow = {ow};\n  p.kh = {kh};\n  p.kw = {kw};\n"
+      "  p.strideH = {sh};\n  p.strideW = {sw};\n  p.padH = {ph};\n  p.padW = {pw};\n"
+      "  p.dilationH = {dh};\n  p.dilationW = {dw};\n  p.vectorX = {vx};\n  p.vectorW = {vw};\n"
+      "  p.splitK = {splitK};\n  p.stepsPerSplit = {steps};\n  p.workspace = {ws};\n  p.groups = {groups};\n",
+      fmt::arg("t", cudaTypeName(type)), fmt::arg("xb", match.x.buffer), fmt::arg("xo", match.x.offset),
+      fmt::arg("x0", p.xStride[0]), fmt::arg("x1", p.xStride[1]), fmt::arg("x2", p.xStride[2]),
+      fmt::arg("x3", p.xStride[3]), fmt::arg("wb", match.w.buffer), fmt::arg("wo", match.w.offset),
+      fmt::arg("w0", p.wStride[0]), fmt::arg("w1", p.wStride[1]), fmt::arg("w2", p.wStride[2]),
+      fmt::arg("w3", p.wStride[3]), fmt::arg("batch", p.batch), fmt::arg("cin", p.cin), fmt::arg("h", p.h),
+      fmt::arg("width", p.width), fmt::arg("cout", p.cout), fmt::arg("oh", p.oh), fmt::arg("ow", p.ow),
+      fmt::arg("kh", p.kh), fmt::arg("kw", p.kw), fmt::arg("sh", p.strideH), fmt::arg("sw", p.strideW),
+      fmt::arg("ph", p.padH), fmt::arg("pw", p.padW), fmt::arg("dh", p.dilationH), fmt::arg("dw", p.dilationW),
+      fmt::arg("vx", p.vectorX), fmt::arg("vw", p.vectorW), fmt::arg("splitK", p.splitK),
+      fmt::arg("steps", p.stepsPerSplit), fmt::arg("groups", p.groups),
+      fmt::arg("ws", workspace >= 0 ? fmt::format("b.p[{}]", workspace) : "nullptr"));
+}
+
 bool emitConv(ValueCode& values, const ConvMatch& match, ElemType type, const CodegenTarget& target) {
   std::optional<std::string> epilogue = epilogueFunctor(values, match.outIndex, match.acc);
   if (!epilogue) return false;
@@ -424,35 +450,35 @@ bool emitConv(ValueCode& values, const ConvMatch& match, ElemType type, const Co
   const int workspace = plan.workspaceBytes ? module.splitKWorkspace(static_cast<int64_t>(plan.workspaceBytes)) : -1;
   module.append(fmt::format(
       "extern \"C\" __global__ void __launch_bounds__(tcx::kConvThreads, tcx::kConvMinBlocks) {p}conv(Buffers b) {{\n"
-      "  tcx::ConvParams p;\n"
-      "  p.x = static_cast<const {t}*>(b.p[{xb}]) + {xo};\n"
-      "  p.xStride[0] = {x0};\n  p.xStride[1] = {x1};\n  p.xStride[2] = {x2};\n  p.xStride[3] = {x3};\n"
-      "  p.w = static_cast<const {t}*>(b.p[{wb}]) + {wo};\n"
-      "  p.wStride[0] = {w0};\n  p.wStride[1] = {w1};\n  p.wStride[2] = {w2};\n  p.wStride[3] = {w3};\n"
-      "  p.batch = {batch};\n  p.cin = {cin};\n  p.h = {h};\n  p.width = {width};\n"
-      "  p.cout = {cout};\n  p.oh = {oh};\n  p.ow = {ow};\n  p.kh = {kh};\n  p.kw = {kw};\n"
-      "  p.strideH = {sh};\n  p.strideW = {sw};\n  p.padH = {ph};\n  p.padW = {pw};\n"
-      "  p.dilationH = {dh};\n  p.dilationW = {dw};\n  p.vectorX = {vx};\n  p.vectorW = {vw};\n"
-      "  p.splitK = {splitK};\n  p.stepsPerSplit = {steps};\n  p.workspace = {ws};\n  p.groups = {groups};\n"
-      "  tcx::conv_implicit_gemm_body<{t}, {staged}>(p, {p}Epilogue{{b}});\n}}\n\n",
-      fmt::arg("p", prefix), fmt::arg("t", cudaTypeName(type)), fmt::arg("xb", match.x.buffer),
-      fmt::arg("xo", match.x.offset), fmt::arg("x0", p.xStride[0]), fmt::arg("x1", p.xStride[1]),
-      fmt::arg("x2", p.xStride[2]), fmt::arg("x3", p.xStride[3]), fmt::arg("wb", match.w.buffer),
-      fmt::arg("wo", match.w.offset), fmt::arg("w0", p.wStride[0]), fmt::arg("w1", p.wStride[1]),
-      fmt::arg("w2", p.wStride[2]), fmt::arg("w3", p.wStride[3]), fmt::arg("batch", p.batch), fmt::arg("cin", p.cin),
-      fmt::arg("h", p.h), fmt::arg("width", p.width), fmt::arg("cout", p.cout), fmt::arg("oh", p.oh),
-      fmt::arg("ow", p.ow), fmt::arg("kh", p.kh), fmt::arg("kw", p.kw), fmt::arg("sh", p.strideH),
-      fmt::arg("sw", p.strideW), fmt::arg("ph", p.padH), fmt::arg("pw", p.padW), fmt::arg("dh", p.dilationH),
-      fmt::arg("dw", p.dilationW), fmt::arg("vx", p.vectorX), fmt::arg("vw", p.vectorW),
-      fmt::arg("splitK", p.splitK), fmt::arg("steps", p.stepsPerSplit), fmt::arg("staged", plan.staged),
-      fmt::arg("groups", p.groups),
-      fmt::arg("ws", workspace >= 0 ? fmt::format("b.p[{}]", workspace) : "nullptr")));
+      "{params}  tcx::conv_implicit_gemm_body<{t}, {staged}>(p, {p}Epilogue{{b}});\n}}\n\n",
+      fmt::arg("p", prefix), fmt::arg("params", convParamsCode(match, p, type, workspace)),
+      fmt::arg("t", cudaTypeName(type)), fmt::arg("staged", plan.staged)));
   module.addLaunch(values.planKernelIndex(), prefix + "conv", plan.launch.grid, plan.launch.block,
                    plan.launch.sharedBytes,
                    fmt::format("conv {}x{} {}->{}{} on {}x{}x{} (implicit GEMM, {}{})", p.kh, p.kw, p.cin, p.cout,
                                p.groups > 1 ? fmt::format(" x{} groups", p.groups) : "", p.batch, p.h, p.width,
                                plan.staged ? "staged" : "gathered",
                                p.splitK > 1 ? fmt::format(", split {}", p.splitK) : ""));
+  return true;
+}
+
+bool emitDepthwise(ValueCode& values, const ConvMatch& match, ElemType type) {
+  std::optional<std::string> epilogue = epilogueFunctor(values, match.outIndex, match.acc);
+  if (!epilogue) return false;
+  ModuleBuilder& module = values.module();
+  const std::string prefix = values.prefix();
+  module.append(*epilogue);
+  const ConvParams& p = match.params;
+  const DepthwisePlan plan = planDepthwise(p);
+  module.append(fmt::format(
+      "extern \"C\" __global__ void __launch_bounds__(tcx::kDepthwiseThreads) {p}conv(Buffers b) {{\n"
+      "{params}  tcx::conv_depthwise_body<{t}, {channels}>(p, {p}Epilogue{{b}});\n}}\n\n",
+      fmt::arg("p", prefix), fmt::arg("params", convParamsCode(match, p, type, -1)), fmt::arg("t", cudaTypeName(type)),
+      fmt::arg("channels", plan.channelsFastest)));
+  module.addLaunch(values.planKernelIndex(), prefix + "conv", plan.launch.grid, plan.launch.block,
+                   plan.launch.sharedBytes,
+                   fmt::format("conv {}x{} depthwise x{} on {}x{}x{} (stride {}{})", p.kh, p.kw, p.groups, p.batch, p.h,
+                               p.width, p.strideH, plan.channelsFastest ? ", channels-last" : ""));
   return true;
 }
 
@@ -496,7 +522,11 @@ bool emitLibraryGemm(ValueCode& values, const CodegenTarget& target) {
   if (!gemm && *type != ElemType::F32) gemm = matchPointwiseConv(values);
   if (gemm) return emitGemm(values, *gemm, *type);
   std::optional<ConvMatch> conv = matchConv(values);
-  return conv && emitConv(values, *conv, *type, target);
+  if (!conv) return false;
+  const ConvParams& p = conv->params;
+  if (p.groups > 1 && p.cin == 1 && p.cout == 1) return emitDepthwise(values, *conv, *type);
+  if (p.groups > 1 && p.cout < kMinGroupOutputChannels) return false;
+  return emitConv(values, *conv, *type, target);
 }
 
 bool emitGemmOverStages(ValueCode& values) {

@@ -130,17 +130,19 @@ TEST_CASE("library kernels take the GEMMs, the attention and the convolutions", 
   CHECK(countOccurrences(gathered.source, "conv_implicit_gemm_body<float, false>") == 3);
   CHECK(launchesDescribed(gathered, "(implicit GEMM, gathered").size() == 3);
 
-  // ShuffleNet's depthwise convolution (a group per channel) stays on the generic lowering.
+  // ShuffleNet's depthwise convolution (a channel a group) runs on conv_depthwise.
   VtcSession shuffle(samples::buildShufflenetV2Unit({2, 8, 5}), defaultGpuPreset());
   shuffle.select(EdgeConstraintSpecs{});
   GeneratedPlan grouped = generateCuda(shuffle.optimizedPlan());
-  CHECK(countLaunches(grouped, "conv") == 2);
-  CHECK(countLaunches(grouped, "stage") == 1);
+  CHECK(countLaunches(grouped, "conv") == 3);
+  CHECK(countLaunches(grouped, "stage") == 0);
+  CHECK(countLaunches(grouped, "conv 3x3 depthwise x4 on 2x5x5 (stride 1)") == 1);
+  CHECK(countOccurrences(grouped.source, "tcx::conv_depthwise_body<float, false>") == 1);
 }
 
 TEST_CASE("a grouped convolution runs its groups on the implicit GEMM, one per grid z, without split-K", "[codegen]") {
-  // ResNeXt-50's first grouped 3x3 (32 groups of 4 channels), and a depthwise one, which stays on
-  // the generic lowering (one filter a group would use 1/64 of each MMA).
+  // ResNeXt-50's first grouped 3x3 (32 groups of 4 channels), and a depthwise one, which takes
+  // conv_depthwise (one filter a group would use 1/64 of each MMA).
   GraphBuilder b("grouped");
   Value* x = b.input("x", DType::F32, {1, 128, 56, 56});
   const std::vector<int64_t> pads{1, 1, 1, 1};
@@ -155,6 +157,11 @@ TEST_CASE("a grouped convolution runs its groups on the implicit GEMM, one per g
   CHECK(grouped[0].grid[1] == 1); // no split of K
   CHECK(countOccurrences(code.source, "p.groups = 32;") == 1);
   CHECK(launchesDescribed(code, "implicit GEMM").size() == 1);
+  const std::vector<GeneratedLaunch> depthwise = launchesDescribed(code, "depthwise");
+  REQUIRE(depthwise.size() == 1);
+  CHECK(depthwise[0].what == "conv 3x3 depthwise x128 on 1x56x56 (stride 1)");
+  CHECK(depthwise[0].grid[0] == (128u * 56 * 56 + 255) / 256); // one thread an output element
+  CHECK(countOccurrences(code.source, "p.groups = 128;") == 1);
 }
 
 TEST_CASE("tensors with no elements plan and generate", "[codegen]") {

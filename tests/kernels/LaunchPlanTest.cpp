@@ -255,6 +255,19 @@ TEST_CASE("convolution views that are not dense copy element by element", "[kern
   CHECK_FALSE(planConv(denseConv(1, 3, 224, 64, 11), ElemType::F32, true, true, 132).staged);
 }
 
+TEST_CASE("depthwise convolutions run a thread an output, along x's densest dimension", "[kernels][launch]") {
+  ConvParams p = denseConv(32, 1, 56, 1, 7);
+  p.groups = 96;
+  p.xStride[0] = i64{96} * 56 * 56;
+  const DepthwisePlan rows = planDepthwise(p);
+  CHECK_FALSE(rows.channelsFastest);
+  CHECK(rows.launch.grid[0] == 32u * 96 * 56 * 56 / kDepthwiseThreads);
+  CHECK(rows.launch.block[0] == static_cast<unsigned>(kDepthwiseThreads));
+  INFO("channels-last: ConvNeXt's first depthwise reads its stem's output through a transpose");
+  p.xStride[1] = 1, p.xStride[2] = i64{56} * 96, p.xStride[3] = 96;
+  CHECK(planDepthwise(p).channelsFastest);
+}
+
 TEST_CASE("small images at a large batch gather in tiles that run across images", "[kernels][launch]") {
   INFO("ResNet's last stage at 32 images: staged, 32 tiles of 49 pixels; gathered, 13 tiles of 128");
   const ConvPlan last = planConv(denseConv(32, 512, 7, 512, 3), ElemType::F32, true, true, 132);

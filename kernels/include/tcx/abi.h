@@ -168,6 +168,7 @@ TCX_HOST_DEVICE constexpr int tiledSharedBytes(int elemBytes) { return kTiledSta
 // conv_implicit_gemm: 128 output pixels x 64 output channels a block, 128 bytes of K a step (32
 // float or 64 16-bit elements), two stages; 8 warps of 32 x 32. Shared rows are padded by 16
 // bytes so that ldmatrix's 8 rows fall on distinct banks.
+inline constexpr int kDepthwiseThreads = 256; // conv_depthwise
 inline constexpr int kConvThreads = 256;
 inline constexpr int kConvMinBlocks = 2;
 inline constexpr int kConvTileM = 128;

@@ -20,6 +20,9 @@
 //   extern "C" __global__ void __launch_bounds__(tcx::kConvThreads, tcx::kConvMinBlocks)
 //   NAME(tcx::ConvParams p, EPILOGUE e) { tcx::conv_implicit_gemm_body<T, STAGED>(p, e); }
 //
+//   extern "C" __global__ void __launch_bounds__(tcx::kDepthwiseThreads)
+//   NAME(tcx::ConvParams p, EPILOGUE e) { tcx::conv_depthwise_body<T, CHANNELS_FASTEST>(p, e); }
+//
 //   extern "C" __global__ void __launch_bounds__(tcx::kAttentionThreads)
 //   NAME(tcx::AttentionParams p, SCORE_OP s) { tcx::decode_attention_partial_body<T, D, RT>(p, s); }
 //
@@ -279,6 +282,21 @@ inline ConvPlan planConv(const ConvParams& problem, ElemType type, bool xAligned
   if (p.splitK > 1)
     plan.workspaceBytes = splitKWorkspaceBytes(tiles * p.splitK * kConvTileM * kConvTileN);
   return plan;
+}
+
+struct DepthwisePlan {
+  bool channelsFastest = false; // conv_depthwise_body's ChannelsFastest
+  LaunchConfig launch = {};
+};
+
+// conv_depthwise: one thread per output element (p.groups channels of one filter each), threads
+// along the channels where x's channel stride is the smaller (channels-last), else along rows.
+inline DepthwisePlan planDepthwise(const ConvParams& p) {
+  const i64 outputs = i64{p.batch} * p.groups * p.oh * p.ow;
+  const i64 channelStride = p.xStride[1] < 0 ? -p.xStride[1] : p.xStride[1];
+  const i64 columnStride = p.xStride[3] < 0 ? -p.xStride[3] : p.xStride[3];
+  return {channelStride < columnStride,
+          detail::launch1d(detail::ceilDiv(outputs, kDepthwiseThreads), 1, 1, kDepthwiseThreads, 0)};
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // ConvTranspose over 1-D, 2-D and 3-D inputs with strides, dilations, pads,
 // output_padding, output_shape, both SAME auto_pads, groups with several
 // filters each and depthwise; grouped and depthwise Conv; deep convolutions with few output
-// tiles, which split K; and pointwise convolutions.
+// tiles, which split K; depthwise and pointwise convolutions.
 
 #include "CaseSupport.h"
 
@@ -106,6 +106,27 @@ OpCase deepConvCase(DType dtype) {
           }};
 }
 
+// Depthwise convolutions (conv_depthwise): ConvNeXt's 7 x 7 with a bias and a Relu epilogue, and
+// over a channels-last input seen through a transpose (threads across channels), EfficientNet's
+// 5 x 5 at stride 2, a dilated 3 x 3 over a padded view.
+OpCase depthwiseConvCase(DType dtype) {
+  return {caseName("Conv depthwise", dtype), [=] {
+            GraphBuilder b("depthwise_conv");
+            Value* x = b.input("x", dtype, {2, 12, 9, 11});
+            b.output(b.op("Relu", {b.op("Conv", {x, b.input("w7", dtype, {12, 1, 7, 7}), b.input("w7_bias", dtype, {12})},
+                                        attrs({{"group", 12}, {"pads", Ints{3, 3, 3, 3}}}))}));
+            b.output(b.op("Conv", {x, b.input("w5", dtype, {12, 1, 5, 5})},
+                          attrs({{"group", 12}, {"strides", Ints{2, 2}}, {"pads", Ints{2, 2, 2, 2}}})));
+            Value* nhwc = b.input("nhwc", dtype, {2, 6, 7, 40});
+            Value* nchw = b.op("Transpose", {nhwc}, attrs({{"perm", Ints{0, 3, 1, 2}}}));
+            b.output(b.op("Conv", {nchw, b.input("wl", dtype, {40, 1, 7, 7})}, attrs({{"group", 40}, {"pads", Ints{3, 3, 3, 3}}})));
+            Value* v = feed(b, "v", dtype, {1, 8, 10, 7}, Feed::Padded);
+            b.output(b.op("Conv", {v, b.input("w3", dtype, {8, 1, 3, 3})},
+                          attrs({{"group", 8}, {"dilations", Ints{2, 2}}, {"pads", Ints{2, 1, 2, 1}}})));
+            return b.finish();
+          }};
+}
+
 // Pointwise convolutions as real models have them: 48 pixels with a bias and a Relu epilogue, over a
 // concatenation (DenseNet's 1 x 1s), and over 25 pixels, rows that are not 16-byte multiples.
 OpCase pointwiseConvCase(DType dtype) {
@@ -132,6 +153,7 @@ std::vector<OpCase> convolutionCases() {
     cases.push_back(groupedImplicitGemmCase(dtype));
     cases.push_back(deepConvCase(dtype));
     cases.push_back(pointwiseConvCase(dtype));
+    cases.push_back(depthwiseConvCase(dtype));
   }
   return cases;
 }
