@@ -48,12 +48,6 @@ std::optional<AttentionPattern> matchPattern(const FusedKernel& fused) {
   return p;
 }
 
-const TensorAccess* inputAccess(const PlanKernel& k, const Value* v) {
-  for (const TensorAccess& a : k.inputs)
-    if (a.value == v) return &a;
-  return nullptr;
-}
-
 } // namespace
 
 bool emitLibraryAttention(ValueCode& values, const CodegenTarget& target) {
@@ -70,7 +64,7 @@ bool emitLibraryAttention(ValueCode& values, const CodegenTarget& target) {
     return false;
   const int64_t batch = qs[0], heads = qs[1], sq = qs[2], d = qs[3], skv = ks[3];
   if (d != 64 && d != 128 && d != 256) return false;
-  const TensorAccess *qa = inputAccess(k, q), *ka = inputAccess(k, kt), *va = inputAccess(k, v);
+  const TensorAccess *qa = values.inputAccess(q), *ka = values.inputAccess(kt), *va = values.inputAccess(v);
   if (!qa || !ka || !va) return false;
   std::optional<StridedView> qv = stridedView(*qa);
   // The largest group of query heads that share one K and V head.

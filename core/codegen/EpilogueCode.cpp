@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <unordered_set>
 
 namespace tcx {
 
@@ -39,6 +40,34 @@ std::optional<std::string> storeCode(ValueCode& values, const Value* anchor, con
     code += accessStore(out, values.plan(), values.call(out.value, {}));
   }
   return code;
+}
+
+std::optional<std::string> epilogueFunctor(ValueCode& values, const std::string& outIndex, const std::string& acc) {
+  const FusedKernel& fused = *values.kernel().fused;
+  const Value* result = fused.anchor->output(0);
+  // The nodes the anchor's operands come from (an attention's first product and softmax, staged before the
+  // anchor) are no part of its epilogue; the rest of the kernel is.
+  const std::unordered_set<const Node*> members(fused.nodes.begin(), fused.nodes.end());
+  std::unordered_set<const Node*> upstream;
+  std::vector<const Node*> pending{fused.anchor};
+  while (!pending.empty()) {
+    const Node* n = pending.back();
+    pending.pop_back();
+    for (const Value* in : n->inputs())
+      if (in && in->producer() && members.count(in->producer()) && upstream.insert(in->producer()).second)
+        pending.push_back(in->producer());
+  }
+  std::vector<const Node*> chain;
+  for (const Node* node : fused.nodes)
+    if (node != fused.anchor && !upstream.count(node)) chain.push_back(node);
+  std::optional<std::string> chainStatements = chainCode(values, result, acc, chain);
+  if (!chainStatements) return std::nullopt;
+  std::optional<std::string> stores = storeCode(values, result, chain);
+  if (!stores) return std::nullopt;
+  return fmt::format("struct {p}Epilogue {{\n  Buffers b;\n  __device__ __forceinline__ void operator()(int "
+                     "batch, int m, int n, float acc) const {{\n{d}{c}{s}  }}\n}};\n\n",
+                     fmt::arg("p", values.prefix()), fmt::arg("d", outIndex), fmt::arg("c", *chainStatements),
+                     fmt::arg("s", *stores));
 }
 
 } // namespace tcx

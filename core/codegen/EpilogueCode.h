@@ -24,4 +24,10 @@ std::optional<std::string> chainCode(ValueCode& values, const Value* anchor, con
 // unless each output is `anchor` or a chain node's (bound by chainCode).
 std::optional<std::string> storeCode(ValueCode& values, const Value* anchor, const std::vector<const Node*>& chain);
 
+// The functor `<prefix>Epilogue` a library GEMM or convolution calls as
+// (batch, m, n, acc): `outIndex` binds x0, x1, ... from (batch, m, n), then the
+// kernel's element-wise chain after its anchor runs on `acc` and every output
+// is stored. nullopt when the rest of the fused kernel is not such a chain.
+std::optional<std::string> epilogueFunctor(ValueCode& values, const std::string& outIndex, const std::string& acc);
+
 } // namespace tcx

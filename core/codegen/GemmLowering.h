@@ -1,9 +1,9 @@
 #pragma once
-// A fused GEMM or convolution kernel (MatMul or Conv plus element-wise
-// epilogue) on the library's GEMMs (kernels/include/tcx/gemm_*.cuh) and
-// implicit-GEMM convolution (conv_implicit_gemm.cuh): operands as strided
-// views of their buffers, whatever mapping function made them virtual, and
-// the epilogue storing through the outputs' mapping functions.
+// A fused GEMM kernel (MatMul, Gemm or a 16-bit pointwise Conv, plus
+// element-wise epilogue) on the library's GEMMs (kernels/include/tcx/
+// gemm_*.cuh): operands as strided views of their buffers, whatever mapping
+// function made them virtual, and the epilogue storing through the outputs'
+// mapping functions. Other convolutions go on to ConvLowering.
 
 #include "codegen/ValueCode.h"
 
@@ -13,8 +13,8 @@ struct CodegenTarget;
 
 // Emits the kernel and returns true, or returns false (emitting nothing)
 // when the kernel does not fit the library: operands that are not strided
-// views, unsupported dtypes or batch layouts, grouped or non-2-D
-// convolutions, a non-element-wise epilogue.
+// views, unsupported dtypes or batch layouts, convolutions emitLibraryConv
+// refuses, a non-element-wise epilogue.
 bool emitLibraryGemm(ValueCode& values, const CodegenTarget& target);
 
 // The kernel's anchor MatMul on the library GEMM, its epilogue storing the

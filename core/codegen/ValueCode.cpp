@@ -61,6 +61,8 @@ std::optional<StridedView> ValueCode::memoryView(const Value* v) {
   return view;
 }
 
+const TensorAccess* ValueCode::inputAccess(const Value* v) const { return findAccess(kernel_.inputs, v); }
+
 std::string ValueCode::prefix() const { return fmt::format("k{}_", index_); }
 
 const std::string& ValueCode::define(const Value* v, std::string name, const std::string& code) {

@@ -50,6 +50,9 @@ public:
   // was not yet), in its row-major scratch buffer; nullopt for a value
   // computed on the fly (an element-wise chain) or a constant.
   std::optional<StridedView> memoryView(const Value* v);
+  // v's access as an input of the kernel (its buffer and mapping function),
+  // or null when the kernel computes v.
+  const TensorAccess* inputAccess(const Value* v) const;
 
   const ExecPlan& plan() const { return plan_; }
   const PlanKernel& kernel() const { return kernel_; }

@@ -164,6 +164,23 @@ TEST_CASE("a grouped convolution runs its groups on the implicit GEMM, one per g
   CHECK(countOccurrences(code.source, "p.groups = 128;") == 1);
 }
 
+TEST_CASE("a depthwise convolution over a transposed channels-last input runs its threads across channels", "[codegen]") {
+  // ConvNeXt's first depthwise 7x7 reads its stem's output through a transpose: the optimised plan reads x
+  // through the transpose's mapping, channels contiguous; the baseline copies the transpose first.
+  GraphBuilder b("channels_last");
+  Value* nchw = b.op("Transpose", {b.input("nhwc", DType::F32, {2, 6, 7, 40})},
+                     attrs({{"perm", std::vector<int64_t>{0, 3, 1, 2}}}));
+  b.output(b.op("Conv", {nchw, b.input("w", DType::F32, {40, 1, 7, 7})},
+                attrs({{"group", 40}, {"pads", std::vector<int64_t>{3, 3, 3, 3}}})));
+  VtcSession s(b.finish(), defaultGpuPreset());
+  s.select(EdgeConstraintSpecs{});
+  GeneratedPlan optimized = generateCuda(s.optimizedPlan());
+  CHECK(countLaunches(optimized, "conv 7x7 depthwise x40 on 2x6x7 (stride 1, channels-last)") == 1);
+  CHECK(countOccurrences(optimized.source, "tcx::conv_depthwise_body<float, true>") == 1);
+  GeneratedPlan baseline = generateCuda(s.baselinePlan());
+  CHECK(countOccurrences(baseline.source, "tcx::conv_depthwise_body<float, false>") == 1);
+}
+
 TEST_CASE("tensors with no elements plan and generate", "[codegen]") {
   // ONNX's reshape_allowzero_reordered: an empty input reshaped to another
   // empty shape, and an empty slice; both graph outputs, so nothing folds.

@@ -226,18 +226,19 @@ window.tcx = window.tcx || {};
       const px = (event.clientX - rect.left - this.t.x) / this.t.k;
       const py = (event.clientY - rect.top - this.t.y) / this.t.k;
       const view = this.view;
-      for (let i = view.nodes.length - 1; i >= 0; i--) {
-        const [x, y, w, h] = view.nodes[i].box;
-        if (px >= x && px <= x + w && py >= y && py <= y + h) return { type: 'node', item: view.nodes[i] };
+      const under = this.geo.nodeGrid.query(px, py, px, py);
+      for (let j = under.length - 1; j >= 0; j--) { // the last drawn is on top
+        const [x, y, w, h] = view.nodes[under[j]].box;
+        if (px >= x && px <= x + w && py >= y && py <= y + h) return { type: 'node', item: view.nodes[under[j]] };
       }
       const tolerance = 5 / this.t.k;
       let nearest = null;
       let best = tolerance;
-      this.geo.edgeBoxes.forEach((b, i) => {
-        if (!intersects(b, px - tolerance, py - tolerance, px + tolerance, py + tolerance)) return;
+      for (const i of this.geo.edgeGrid.query(px - tolerance, py - tolerance, px + tolerance, py + tolerance)) {
+        if (!intersects(this.geo.edgeBoxes[i], px - tolerance, py - tolerance, px + tolerance, py + tolerance)) continue;
         const d = edgeDistance(view.edges[i].points, px, py);
         if (d <= best) { best = d; nearest = i; }
-      });
+      }
       if (nearest !== null) return { type: 'edge', item: view.edges[nearest] };
       for (let i = view.clusters.length - 1; i >= 0; i--) {
         const [x, y, w] = view.clusters[i].box;
