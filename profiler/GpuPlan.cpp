@@ -75,6 +75,13 @@ GpuPlan::GpuPlan(const ExecPlan& plan, GeneratedPlan code, NvrtcCompiler& compil
     addresses_[code_.numPlanBuffers + i] = owned_.back().data();
     if (code_.scratchZeroed[i]) owned_.back().memset(0);
   }
+  arguments_.assign(code_.launches.size() * code_.bufferSlots, nullptr);
+  for (size_t l = 0; l < code_.launches.size(); ++l) {
+    const std::vector<int>& bound = code_.launches[l].buffers;
+    TCX_CHECK(bound.size() <= code_.bufferSlots, ErrorKind::Internal, "launch {} binds {} buffers, Buffers holds {}",
+              l, bound.size(), code_.bufferSlots);
+    for (size_t s = 0; s < bound.size(); ++s) arguments_[l * code_.bufferSlots + s] = addresses_.at(bound[s]);
+  }
 }
 
 GpuPlan::~GpuPlan() = default;
@@ -105,8 +112,8 @@ void GpuPlan::poison() {
 }
 
 void GpuPlan::launch(size_t i, cudaStream_t stream) {
-  // Every kernel takes the buffer table by value (GeneratedPlan.h).
-  void* args[] = {addresses_.data()};
+  // Every kernel takes its buffers' addresses by value (GeneratedPlan.h).
+  void* args[] = {&arguments_[i * code_.bufferSlots]};
   modules_->launch(i, args, stream);
 }
 

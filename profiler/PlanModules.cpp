@@ -11,11 +11,15 @@ namespace tcx::gpu {
 
 namespace {
 
-// The size of each plan kernel's code, in lines: a stand-in for how long
-// NVRTC takes over it.
+// The size of each plan kernel's own code, in lines: a stand-in for how
+// long NVRTC takes over it. A kernel that runs another's code has none.
 std::vector<int> codeLines(const GeneratedPlan& code) {
   std::vector<int> lines;
-  for (const SourceSpan& s : code.kernelSpans) lines.push_back(s.empty() ? 0 : s.lastLine - s.firstLine + 1);
+  for (size_t k = 0; k < code.kernelSpans.size(); ++k) {
+    const SourceSpan& s = code.kernelSpans[k];
+    const bool own = code.codeKernel.at(k) == static_cast<int>(k);
+    lines.push_back(s.empty() || !own ? 0 : s.lastLine - s.firstLine + 1);
+  }
   return lines;
 }
 
@@ -75,7 +79,7 @@ PlanModules::PlanModules(const GeneratedPlan& code, NvrtcCompiler& compiler, uns
     compiled_.cached += results[p].cache != CacheHit::Miss;
   }
   for (const GeneratedLaunch& l : code.launches) {
-    const int p = partOf.at(l.planKernel);
+    const int p = partOf.at(code.codeKernel.at(l.planKernel));
     TCX_CHECK(p >= 0, ErrorKind::Internal, "launch '{}' belongs to plan kernel {}, which has no code", l.entry,
               l.planKernel);
     CudaModule* module = modules_[p].get();

@@ -96,7 +96,8 @@ bool emitLibraryAttention(ValueCode& values, const CodegenTarget& target) {
   const AttentionPlan plan = planAttention(problem, target.smCount);
   ModuleBuilder& module = values.module();
   const std::string p = values.prefix();
-  const int workspace = module.addScratch(static_cast<int64_t>(plan.workspaceBytes));
+  // The partials after the split-K counters of the workspace the GEMMs use.
+  const int workspace = module.sharedWorkspace(kSplitKCounterBytes + static_cast<int64_t>(plan.workspaceBytes));
   const char* t = cudaTypeName(problem.type).data();
   const AttentionParams& ap = plan.params;
 
@@ -115,7 +116,7 @@ bool emitLibraryAttention(ValueCode& values, const CodegenTarget& target) {
       "  p.vStride[0] = {v0};\n  p.vStride[1] = {v1};\n  p.vStride[2] = {v2};\n"
       "  p.batch = {batch};\n  p.heads = {heads};\n  p.kvHeads = {kvHeads};\n  p.sq = {sq};\n  p.skv = {skv};\n"
       "  p.chunkLen = {chunkLen};\n  p.numChunks = {numChunks};\n  p.rowGroups = {rowGroups};\n"
-      "  p.workspace = static_cast<float*>(b.p[{ws}]);\n  return p;\n}}\n\n"
+      "  p.workspace = static_cast<char*>(b.p[{ws}]) + tcx::kSplitKCounterBytes;\n  return p;\n}}\n\n"
       "extern \"C\" __global__ void __launch_bounds__(tcx::kAttentionThreads) {p}attention(Buffers b) {{\n"
       "  tcx::decode_attention_partial_body<{partialArgs}>({p}params(b), {p}Score{{b}});\n}}\n\n"
       "extern \"C\" __global__ void __launch_bounds__(tcx::kCombineThreads) {p}combine(Buffers b) {{\n"

@@ -118,7 +118,7 @@ bool emitConv(ValueCode& values, const ConvMatch& match, ElemType type, const Co
   const ConvPlan plan =
       planConv(match.params, type, match.x.offset * elem % 16 == 0, match.w.offset * elem % 16 == 0, target.smCount);
   const ConvParams& p = plan.params;
-  const int workspace = plan.workspaceBytes ? module.splitKWorkspace(static_cast<int64_t>(plan.workspaceBytes)) : -1;
+  const int workspace = plan.workspaceBytes ? module.sharedWorkspace(static_cast<int64_t>(plan.workspaceBytes)) : -1;
   module.append(fmt::format(
       "extern \"C\" __global__ void __launch_bounds__(tcx::kConvThreads, tcx::kConvMinBlocks) {p}conv(Buffers b) {{\n"
       "{params}  tcx::conv_implicit_gemm_body<{t}, {staged}>(p, {p}Epilogue{{b}});\n}}\n\n",

@@ -16,8 +16,8 @@ namespace {
 void emitCopyRegions(const ExecPlan& plan, int index, ModuleBuilder& module) {
   const PlanKernel& k = plan.kernels[index];
   for (size_t i = 0; i < k.outputs.size(); ++i)
-    module.addElementKernel(index, fmt::format("k{}_copy{}", index, i), k.outputs[i].value->type().shape,
-                            regionCopy(k.copyFrom[i], k.outputs[i], plan),
+    module.addElementKernel(index, ModuleBuilder::kernelPrefix(index) + fmt::format("copy{}", i),
+                            k.outputs[i].value->type().shape, regionCopy(k.copyFrom[i], k.outputs[i], plan),
                             fmt::format("copy {}", k.outputs[i].value->name()));
 }
 

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace tcx {
 
@@ -49,9 +50,13 @@ std::string driverSource(const ExecPlan& plan, const GeneratedPlan& code) {
   for (size_t i = 0; i < code.scratchBytes.size(); ++i)
     buffers += fmt::format("    {{\"scratch {}\", {}LL, {}, -1, -1LL, 0, nullptr}},\n", i, code.scratchBytes[i],
                            code.scratchZeroed[i] ? 5 : 4);
-  for (const GeneratedLaunch& l : code.launches)
-    launches += fmt::format("    {{{}, {{{}, {}, {}}}, {{{}, {}, {}}}, {}u, \"{}\"}},\n", l.entry, l.grid[0], l.grid[1],
-                            l.grid[2], l.block[0], l.block[1], l.block[2], l.sharedBytes, l.what);
+  for (const GeneratedLaunch& l : code.launches) {
+    std::vector<int> slots = l.buffers;
+    slots.resize(code.bufferSlots, -1);
+    launches += fmt::format("    {{{}, {{{}, {}, {}}}, {{{}, {}, {}}}, {}u, \"{}\", {{{}}}}},\n", l.entry, l.grid[0],
+                            l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2], l.sharedBytes, l.what,
+                            fmt::join(slots, ", "));
+  }
   return fmt::format(R"(// Host driver of a tcx export: the plan's buffers, its launches in order, a timed run.
 // Build: cmake -B build && cmake --build build; run: ./build/tcx_plan [repetitions]
 #include "plan.cu"
@@ -87,6 +92,7 @@ struct LaunchSpec {{
   void (*kernel)(Buffers);
   unsigned grid[3], block[3], sharedBytes;
   const char* what;
+  int buffers[{slots}]; // the buffer in each slot of the kernel's argument; -1: none
 }};
 static const LaunchSpec kLaunches[] = {{
 {launches}}};
@@ -111,29 +117,38 @@ __global__ void fillInput(unsigned char* data, long long bytes, int fill, unsign
 int main(int argc, char** argv) {{
   const int repetitions = argc > 1 ? std::atoi(argv[1]) : 20;
   const int numBuffers = sizeof(kBuffers) / sizeof(kBuffers[0]);
-  Buffers table;
+  std::vector<void*> address(numBuffers, nullptr);
   unsigned char* arena = nullptr;
   CHECK(cudaMalloc(&arena, {arena}LL > 0 ? {arena}LL : 1));
   for (int i = 0; i < numBuffers; ++i) {{
     const BufferSpec& b = kBuffers[i];
     if (b.aliasOf >= 0) continue;
     if (b.kind == 3) {{
-      table.p[i] = arena + b.arenaOffset;
+      address[i] = arena + b.arenaOffset;
       continue;
     }}
-    CHECK(cudaMalloc(&table.p[i], b.bytes > 0 ? b.bytes : 1));
-    if (b.kind == 0) fillInput<<<1024, 256>>>((unsigned char*)table.p[i], b.bytes, b.fill, 17u * i);
-    if (b.kind == 2) CHECK(cudaMemcpy(table.p[i], b.constant, b.bytes, cudaMemcpyHostToDevice));
-    if (b.kind == 5) CHECK(cudaMemset(table.p[i], 0, b.bytes));
+    CHECK(cudaMalloc(&address[i], b.bytes > 0 ? b.bytes : 1));
+    if (b.kind == 0) fillInput<<<1024, 256>>>((unsigned char*)address[i], b.bytes, b.fill, 17u * i);
+    if (b.kind == 2) CHECK(cudaMemcpy(address[i], b.constant, b.bytes, cudaMemcpyHostToDevice));
+    if (b.kind == 5) CHECK(cudaMemset(address[i], 0, b.bytes));
   }}
   for (int i = 0; i < numBuffers; ++i)
-    if (kBuffers[i].aliasOf >= 0) table.p[i] = table.p[kBuffers[i].aliasOf];
+    if (kBuffers[i].aliasOf >= 0) address[i] = address[kBuffers[i].aliasOf];
+  std::vector<Buffers> arguments;
+  for (const LaunchSpec& l : kLaunches) {{
+    Buffers bound = {{}};
+    for (int s = 0; s < {slots}; ++s)
+      if (l.buffers[s] >= 0) bound.p[s] = address[l.buffers[s]];
+    arguments.push_back(bound);
+  }}
   for (const LaunchSpec& l : kLaunches)
     if (l.sharedBytes > 0) // the 48 KiB default limit counts the kernel's static shared memory too
       CHECK(cudaFuncSetAttribute((const void*)l.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, l.sharedBytes));
   auto run = [&] {{
-    for (const LaunchSpec& l : kLaunches)
-      l.kernel<<<dim3(l.grid[0], l.grid[1], l.grid[2]), dim3(l.block[0], l.block[1], l.block[2]), l.sharedBytes>>>(table);
+    for (size_t i = 0; i < arguments.size(); ++i) {{
+      const LaunchSpec& l = kLaunches[i];
+      l.kernel<<<dim3(l.grid[0], l.grid[1], l.grid[2]), dim3(l.block[0], l.block[1], l.block[2]), l.sharedBytes>>>(arguments[i]);
+    }}
   }};
   run();
   CHECK(cudaGetLastError());
@@ -153,7 +168,7 @@ int main(int argc, char** argv) {{
 }}
 )",
                      fmt::arg("constants", constants), fmt::arg("buffers", buffers), fmt::arg("launches", launches),
-                     fmt::arg("arena", plan.arenaBytes));
+                     fmt::arg("arena", plan.arenaBytes), fmt::arg("slots", code.bufferSlots));
 }
 
 std::string cmakeSource(const std::string& arch) {

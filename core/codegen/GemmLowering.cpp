@@ -237,7 +237,7 @@ void emitGemmKernel(ValueCode& values, const GemmMatch& match, ElemType type, co
   ModuleBuilder& module = values.module();
   module.append(epilogueCode);
 
-  const int workspace = plan.workspaceBytes ? module.splitKWorkspace(static_cast<int64_t>(plan.workspaceBytes)) : -1;
+  const int workspace = plan.workspaceBytes ? module.sharedWorkspace(static_cast<int64_t>(plan.workspaceBytes)) : -1;
   const GemmParams& p = plan.params;
   const char* t = cudaTypeName(type).data();
   std::string bounds, body;

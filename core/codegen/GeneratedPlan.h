@@ -1,11 +1,14 @@
 #pragma once
 // What CUDA code generation produces for an ExecPlan: one source module and
-// the launches that run the plan, in order. Every kernel of the module takes
-// the same single argument, the device addresses of all buffers
-// (`struct Buffers { void* p[numBuffers]; }`): the plan's buffers first,
-// then the scratch buffers code generation added (intermediates inside a
-// fused kernel, library kernels' workspaces). The profiler compiles the
-// source with NVRTC and launches by entry name; the exporter writes it out.
+// the launches that run the plan, in order. The module's buffers are the
+// plan's buffers first, then the scratch buffers code generation added
+// (intermediates inside a fused kernel, library kernels' workspaces). Every
+// kernel takes one argument, `struct Buffers { void* p[bufferSlots]; }`: the
+// addresses of the buffers its code names, in slots that each launch binds
+// (GeneratedLaunch::buffers). So plan kernels whose code differs only in the
+// buffers it reads and writes -- the layers of an encoder -- share one
+// compiled kernel. The profiler compiles the source with NVRTC and launches
+// by entry name; the exporter writes it out.
 
 #include <array>
 #include <cstdint>
@@ -21,6 +24,9 @@ struct GeneratedLaunch {
   std::array<unsigned, 3> block{256, 1, 1};
   unsigned sharedBytes = 0;
   std::string what; // for reports: "stage MatMul '/attn/MatMul'", "store /x", "gemm", ...
+  // The module buffer bound to each slot of the kernel's argument: its
+  // code's b.p[s] is buffer buffers[s].
+  std::vector<int> buffers;
 };
 
 // Lines [first, last] (1-based, inclusive) of the source that a plan kernel's
@@ -39,6 +45,10 @@ struct SourceSpan {
 struct GeneratedPlan {
   std::string source;
   std::vector<SourceSpan> kernelSpans; // parallel to ExecPlan::kernels
+  // Parallel to ExecPlan::kernels: the plan kernel whose code each runs,
+  // itself or an earlier kernel with the same code (whose span it shares).
+  std::vector<int> codeKernel;
+  size_t bufferSlots = 1; // the length of Buffers::p
   std::vector<GeneratedLaunch> launches;
   size_t numPlanBuffers = 0;
   std::vector<int64_t> scratchBytes; // buffer numPlanBuffers + i

@@ -1,8 +1,13 @@
 #include "codegen/ModuleBuilder.h"
 
+#include "support/Error.h"
+
 #include <algorithm>
+#include <cctype>
+#include <charconv>
 #include <cstdint>
 #include <fmt/format.h>
+#include <utility>
 
 namespace tcx {
 
@@ -21,11 +26,11 @@ int ModuleBuilder::addScratch(int64_t bytes, bool zeroed) {
   return static_cast<int>(plan_.numPlanBuffers + plan_.scratchBytes.size() - 1);
 }
 
-int ModuleBuilder::splitKWorkspace(int64_t bytes) {
-  if (splitKWorkspace_ < 0) return splitKWorkspace_ = addScratch(bytes, true);
-  int64_t& size = plan_.scratchBytes[splitKWorkspace_ - plan_.numPlanBuffers];
+int ModuleBuilder::sharedWorkspace(int64_t bytes) {
+  if (sharedWorkspace_ < 0) return sharedWorkspace_ = addScratch(bytes, true);
+  int64_t& size = plan_.scratchBytes[sharedWorkspace_ - plan_.numPlanBuffers];
   size = std::max(size, bytes);
-  return splitKWorkspace_;
+  return sharedWorkspace_;
 }
 
 namespace {
@@ -203,24 +208,110 @@ void ModuleBuilder::addLaunch1d(int planKernel, const std::string& entry, int64_
   addLaunch(planKernel, entry, grid, block, 0, std::move(what));
 }
 
+std::string ModuleBuilder::kernelPrefix(int planKernel) { return fmt::format("k{}_", planKernel); }
+
 void ModuleBuilder::beginKernel(int planKernel) {
   endKernel();
   currentKernel_ = planKernel;
   kernelStart_ = code_.size();
+  launchStart_ = plan_.launches.size();
   guard_ = fmt::format("#if !defined(TCX_PART) || defined(TCX_KERNEL_{})\n", planKernel);
   code_ += guard_;
 }
 
+namespace {
+
+bool isIdentifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Whether what is at `at` in `text` begins a word: no letter, digit or _
+// before it.
+bool startsWord(std::string_view text, size_t at) { return at == 0 || !isIdentifierChar(text[at - 1]); }
+
+struct BoundCode {
+  std::string code;
+  std::vector<int> buffers; // per slot
+};
+
+// `code` with each module buffer it names (b.p[i]) bound to a slot, numbered
+// in the order the code first names them.
+BoundCode bindSlots(std::string_view code) {
+  constexpr std::string_view kRef = "b.p[";
+  BoundCode bound;
+  size_t at = 0;
+  for (size_t ref = code.find(kRef); ref != std::string_view::npos; ref = code.find(kRef, at)) {
+    if (!startsWord(code, ref)) {
+      bound.code += code.substr(at, ref + kRef.size() - at);
+      at = ref + kRef.size();
+      continue;
+    }
+    const size_t digits = ref + kRef.size();
+    int buffer = -1;
+    const auto [end, error] = std::from_chars(code.data() + digits, code.data() + code.size(), buffer);
+    const size_t close = static_cast<size_t>(end - code.data());
+    TCX_CHECK(error == std::errc() && close < code.size() && code[close] == ']', ErrorKind::Internal,
+              "generated code names a buffer as '{}', not as b.p[<buffer>]", code.substr(ref, 16));
+    const size_t slot = std::find(bound.buffers.begin(), bound.buffers.end(), buffer) - bound.buffers.begin();
+    if (slot == bound.buffers.size()) bound.buffers.push_back(buffer);
+    bound.code += code.substr(at, digits - at);
+    bound.code += std::to_string(slot);
+    at = close;
+  }
+  bound.code += code.substr(at);
+  return bound;
+}
+
+// `code` with the identifiers that begin with `prefix` begun with `to`.
+std::string replacePrefix(std::string_view code, std::string_view prefix, std::string_view to) {
+  std::string out;
+  size_t at = 0;
+  for (size_t found = code.find(prefix); found != std::string_view::npos; found = code.find(prefix, found + 1)) {
+    if (!startsWord(code, found)) continue;
+    out += code.substr(at, found - at);
+    out += to;
+    at = found + prefix.size();
+  }
+  out += code.substr(at);
+  return out;
+}
+
+} // namespace
+
 void ModuleBuilder::endKernel() {
   if (currentKernel_ < 0) return;
-  if (code_.size() == kernelStart_ + guard_.size()) {
-    code_.resize(kernelStart_); // no code: no guard either
-  } else {
-    code_ += "#endif\n";
+  const int k = std::exchange(currentKernel_, -1);
+  if (kernelRanges_.size() <= size_t(k)) {
+    kernelRanges_.resize(k + 1, {0, 0});
+    codeKernel_.resize(k + 1, -1);
   }
-  if (kernelRanges_.size() <= size_t(currentKernel_)) kernelRanges_.resize(currentKernel_ + 1, {0, 0});
-  kernelRanges_[currentKernel_] = {kernelStart_, code_.size()};
-  currentKernel_ = -1;
+  codeKernel_[k] = k;
+  const size_t codeStart = kernelStart_ + guard_.size();
+  if (code_.size() == codeStart) { // no code: no guard either
+    code_.resize(kernelStart_);
+    kernelRanges_[k] = {kernelStart_, kernelStart_};
+    return;
+  }
+  BoundCode bound = bindSlots(std::string_view(code_).substr(codeStart));
+  for (size_t l = launchStart_; l < plan_.launches.size(); ++l) plan_.launches[l].buffers = bound.buffers;
+  const std::string prefix = kernelPrefix(k);
+  // The prefix masked with a character no generated name has.
+  const auto [same, added] = kernelByCode_.try_emplace(replacePrefix(bound.code, prefix, "k@_"), k);
+  if (!added) {
+    const int shared = same->second;
+    code_.resize(kernelStart_);
+    kernelRanges_[k] = kernelRanges_[shared];
+    codeKernel_[k] = shared;
+    for (size_t l = launchStart_; l < plan_.launches.size(); ++l) {
+      std::string& entry = plan_.launches[l].entry;
+      TCX_CHECK(entry.starts_with(prefix), ErrorKind::Internal, "entry '{}' of plan kernel {} lacks its prefix '{}'",
+                entry, k, prefix);
+      entry = kernelPrefix(shared) + entry.substr(prefix.size());
+    }
+    return;
+  }
+  code_.replace(codeStart, std::string::npos, bound.code);
+  code_ += "#endif\n";
+  kernelRanges_[k] = {kernelStart_, code_.size()};
+  plan_.bufferSlots = std::max(plan_.bufferSlots, bound.buffers.size());
 }
 
 GeneratedPlan ModuleBuilder::finish(const std::string& prelude, bool narrowIndex) && {
@@ -228,7 +319,7 @@ GeneratedPlan ModuleBuilder::finish(const std::string& prelude, bool narrowIndex
   // Index arithmetic in 32 bits where every tensor and offset fits: 64-bit
   // division by a constant costs several times more.
   const std::string head = prelude + fmt::format("typedef {} Index;\n\nstruct Buffers {{\n  void* p[{}];\n}};\n\n",
-                                                 narrowIndex ? "int" : "long long", plan_.numBuffers());
+                                                 narrowIndex ? "int" : "long long", plan_.bufferSlots);
   plan_.source = head + code_;
 
   // Offsets into code_ become 1-based line numbers of the whole source.
@@ -238,6 +329,7 @@ GeneratedPlan ModuleBuilder::finish(const std::string& prelude, bool narrowIndex
   };
   for (const auto& [begin, end] : kernelRanges_)
     plan_.kernelSpans.push_back(end > begin ? SourceSpan{lineAt(begin), lineAt(end - 1)} : SourceSpan{});
+  plan_.codeKernel = std::move(codeKernel_);
   return std::move(plan_);
 }
 

@@ -2,18 +2,31 @@
 // The module being generated: its code in definition order, the scratch
 // buffers its kernels asked for, and the launches. Kernel emitters append
 // to it; CudaCodegen wraps it with the includes and the Buffers struct.
+//
+// Emitters name module buffer i as `b.p[i]` and prefix every name a plan
+// kernel defines with kernelPrefix(k). When a plan kernel's code is
+// complete, the builder binds its buffers to slots (b.p[i] becomes b.p[s],
+// numbered in the order the code first names them, and the kernel's
+// launches record which buffer each slot holds); a kernel whose bound code
+// is an earlier kernel's, but for the prefix, keeps no code of its own and
+// launches the earlier kernel's entries (GeneratedPlan::codeKernel).
 
 #include "codegen/GeneratedPlan.h"
 #include "ir/Shape.h"
 #include "ops/CudaLowering.h"
 
 #include <string>
+#include <unordered_map>
 
 namespace tcx {
 
 class ModuleBuilder {
 public:
   explicit ModuleBuilder(size_t numPlanBuffers) { plan_.numPlanBuffers = numPlanBuffers; }
+
+  // "k<planKernel>_": what every name plan kernel `planKernel` defines
+  // begins with.
+  static std::string kernelPrefix(int planKernel);
 
   // Device code (functions, constants, kernels) appended in definition order.
   void append(const std::string& code) { code_ += code; }
@@ -23,11 +36,13 @@ public:
   void beginKernel(int planKernel);
   // A new scratch buffer; returns its buffer index.
   int addScratch(int64_t bytes, bool zeroed = false);
-  // The split-K workspace (partial tiles and arrival counters) of the GEMM
-  // kernels, grown to `bytes` if smaller; returns its buffer index. One
-  // buffer serves them all: the plan's launches run one after another on one
-  // stream, and each leaves its counters at zero for the next.
-  int splitKWorkspace(int64_t bytes);
+  // The workspace of the library kernels, grown to `bytes` if smaller;
+  // returns its buffer index. It begins with the split-K arrival counters
+  // (abi.h), zeroed once, then the GEMMs' partial tiles or the attention's
+  // partials. One buffer serves them all: the plan's launches run one after
+  // another on one stream, each GEMM leaves the counters at zero for the
+  // next, and the attention keeps out of them.
+  int sharedWorkspace(int64_t bytes);
   void addLaunch(GeneratedLaunch launch) { plan_.launches.push_back(std::move(launch)); }
   // Records the launch of a library kernel with the configuration its
   // planner (kernels/include/tcx/launch.h) gave.
@@ -56,6 +71,8 @@ public:
   GeneratedPlan finish(const std::string& prelude, bool narrowIndex) &&;
 
 private:
+  // Binds the current kernel's buffers to slots and shares an earlier
+  // kernel's code where it is the same.
   void endKernel();
   // A launch of `blocks` (clamped to [1, kMaxBlocks]; the kernels loop over
   // the rest) blocks of `threads` threads.
@@ -65,8 +82,12 @@ private:
   int currentKernel_ = -1;
   size_t kernelStart_ = 0; // offset in code_ where the current kernel's code began
   std::string guard_;      // the current kernel's opening #if
+  size_t launchStart_ = 0; // the current kernel's first launch
   std::vector<std::pair<size_t, size_t>> kernelRanges_; // code_ offsets per plan kernel
-  int splitKWorkspace_ = -1;
+  std::vector<int> codeKernel_;                         // GeneratedPlan::codeKernel
+  // Bound code with its prefix masked -> the plan kernel that has it.
+  std::unordered_map<std::string, int> kernelByCode_;
+  int sharedWorkspace_ = -1;
   GeneratedPlan plan_;
 };
 

@@ -63,7 +63,7 @@ std::optional<StridedView> ValueCode::memoryView(const Value* v) {
 
 const TensorAccess* ValueCode::inputAccess(const Value* v) const { return findAccess(kernel_.inputs, v); }
 
-std::string ValueCode::prefix() const { return fmt::format("k{}_", index_); }
+std::string ValueCode::prefix() const { return ModuleBuilder::kernelPrefix(index_); }
 
 const std::string& ValueCode::define(const Value* v, std::string name, const std::string& code) {
   module_.append(code);

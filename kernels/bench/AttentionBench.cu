@@ -16,9 +16,9 @@ __global__ void __launch_bounds__(tcx::kAttentionThreads) partialKernel(tcx::Att
   tcx::decode_attention_partial_body<T, D, RT>(p, s);
 }
 
-template <int D, typename O>
+template <typename T, int D, typename O>
 __global__ void __launch_bounds__(tcx::kCombineThreads) combineKernel(tcx::AttentionParams p, O o) {
-  tcx::decode_attention_combine_body<D>(p, o);
+  tcx::decode_attention_combine_body<T, D>(p, o);
 }
 
 template <typename T>
@@ -28,7 +28,7 @@ void launchAttention(const tcx::AttentionPlan& plan, int headDim, const tcx::Att
     if constexpr (rt.value * d.value <= 256) {
       launch(partialKernel<T, d.value, rt.value, ScoreOp>, plan.partial, p, score);
       if (!partialOnly)
-        launch(combineKernel<d.value, StoreO>, plan.combine, p, out);
+        launch(combineKernel<T, d.value, StoreO>, plan.combine, p, out);
     }
   };
   withInt<64, 128, 256>(headDim, [&](auto d) { withInt<1, 2, 4>(plan.rowTiles, [&](auto rt) { run(d, rt); }); });

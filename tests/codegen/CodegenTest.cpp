@@ -10,8 +10,12 @@
 #include "pipeline/VtcSession.h"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <set>
 
 using namespace tcx;
 
@@ -35,6 +39,15 @@ size_t countOccurrences(const std::string& text, const std::string& needle) {
   size_t n = 0;
   for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
   return n;
+}
+
+// The lines of `span` in the plan's source.
+std::string spanText(const GeneratedPlan& g, const SourceSpan& span) {
+  size_t begin = 0;
+  for (int line = 1; line < span.firstLine; ++line) begin = g.source.find('\n', begin) + 1;
+  size_t end = begin;
+  for (int line = span.firstLine; line <= span.lastLine; ++line) end = g.source.find('\n', end) + 1;
+  return g.source.substr(begin, end - begin);
 }
 
 } // namespace
@@ -74,11 +87,52 @@ TEST_CASE("each plan kernel's source span holds the entries it launches", "[code
       INFO(l.entry);
       CHECK(found);
     }
-    // Spans are disjoint and in plan order.
-    for (size_t k = 1; k < g.kernelSpans.size(); ++k)
-      if (!g.kernelSpans[k].empty() && !g.kernelSpans[k - 1].empty())
-        CHECK(g.kernelSpans[k].firstLine > g.kernelSpans[k - 1].lastLine);
+    // The spans of kernels with code of their own are disjoint and in plan order; a kernel that runs
+    // another's code shows that code.
+    int lastLine = 0;
+    for (size_t k = 0; k < g.kernelSpans.size(); ++k) {
+      const SourceSpan& span = g.kernelSpans[k];
+      const int shared = g.codeKernel.at(k);
+      if (shared != static_cast<int>(k)) {
+        REQUIRE(shared < static_cast<int>(k));
+        CHECK(span.firstLine == g.kernelSpans[shared].firstLine);
+        CHECK(span.lastLine == g.kernelSpans[shared].lastLine);
+      } else if (!span.empty()) {
+        CHECK(span.firstLine > lastLine);
+        lastLine = span.lastLine;
+      }
+    }
   }
+}
+
+TEST_CASE("plan kernels whose code differs only in its buffers share one compiled kernel", "[codegen]") {
+  // An encoder's layers: the same MatMul four times over (each reads the one before, so none fuse), then
+  // one of another width.
+  GraphBuilder b("layers");
+  Value* x = b.input("x", DType::F32, {8, 64});
+  for (int i = 0; i < 4; ++i) x = b.op("MatMul", {x, b.input("w" + std::to_string(i), DType::F32, {64, 64})});
+  b.output(b.op("MatMul", {x, b.input("wide", DType::F32, {64, 96})}));
+  VtcSession s(b.finish(), defaultGpuPreset());
+  const GeneratedPlan code = generateCuda(s.baselinePlan());
+  REQUIRE(code.launches.size() == 5);
+  // Kernels 1 to 3 run kernel 0's code; the wider MatMul has its own.
+  CHECK(code.codeKernel == std::vector<int>{0, 0, 0, 0, 4});
+  std::set<std::string> entries;
+  std::set<std::vector<int>> bindings;
+  for (const GeneratedLaunch& l : code.launches) {
+    INFO(l.entry << " of plan kernel " << l.planKernel);
+    CHECK(l.entry.starts_with("k" + std::to_string(code.codeKernel[l.planKernel]) + "_"));
+    CHECK(l.buffers.size() <= code.bufferSlots);
+    CHECK(std::set<int>(l.buffers.begin(), l.buffers.end()).size() == l.buffers.size());
+    entries.insert(l.entry);
+    bindings.insert(l.buffers);
+  }
+  CHECK(entries.size() == 2);
+  CHECK(bindings.size() == 5); // each launch reads and writes buffers of its own
+  CHECK(countOccurrences(code.source, "(Buffers b) {") == 2);
+  CHECK(code.source.find("void* p[" + std::to_string(code.bufferSlots) + "];") != std::string::npos);
+  // The code names slots, never the module's buffer numbers beyond them.
+  CHECK(code.source.find("b.p[" + std::to_string(code.bufferSlots) + "]") == std::string::npos);
 }
 
 // TCX_DUMP_CUDA=DIR writes each module to DIR, to compile or read by hand.
@@ -272,8 +326,42 @@ TEST_CASE("the GEMMs and convolutions of a plan share one zeroed split-K workspa
   CHECK(zeroed[0] == std::max({workspace(197, 768, 768), workspace(197, 768, 3072),
                                static_cast<int64_t>(convPlan.workspaceBytes)}));
   CHECK(workspace(2048, 2048, 1024) == 0);
-  CHECK(countOccurrences(code.source, "p.workspace = b.p[" + std::to_string(buffer) + "]") == 3);
+  // Each kernel names its buffers by slot; three launches bind the workspace, and their code hands it
+  // to the library kernel.
+  int bindings = 0;
+  for (const GeneratedLaunch& l : code.launches) {
+    const auto slot = std::find(l.buffers.begin(), l.buffers.end(), static_cast<int>(buffer));
+    if (slot == l.buffers.end()) continue;
+    ++bindings;
+    const SourceSpan& span = code.kernelSpans.at(l.planKernel);
+    CHECK(countOccurrences(spanText(code, span), fmt::format("p.workspace = b.p[{}]", slot - l.buffers.begin())) == 1);
+  }
+  CHECK(bindings == 3);
   CHECK(countOccurrences(code.source, "p.workspace = nullptr") == 1);
+}
+
+TEST_CASE("Llama-3-8B decode attention needs under 2 MiB beyond its inputs and weights", "[codegen]") {
+  // Issue 20's memory target (VTC Fig. 2, batch 16, 4096 positions): Q in the arena, the output, and
+  // one workspace that the QKV GEMM's split-K and the attention's partials (bf16, after the counters)
+  // share, because the launches run one after another.
+  VtcSession s(samples::buildLlama3Decode({.outputProjection = false}), defaultGpuPreset());
+  s.select(EdgeConstraintSpecs{});
+  const ExecPlan& plan = s.optimizedPlan();
+  const GeneratedPlan code = generateCuda(plan);
+  REQUIRE(countLaunches(code, "attention") == 2);
+  REQUIRE(code.scratchBytes.size() == 1);
+  REQUIRE(code.scratchZeroed[0]);
+  const int workspace = static_cast<int>(code.numPlanBuffers);
+  for (const GeneratedLaunch& l : code.launches)
+    CHECK(std::find(l.buffers.begin(), l.buffers.end(), workspace) != l.buffers.end());
+  AttentionProblem attention;
+  attention.batch = 16, attention.heads = 32, attention.kvHeads = 8, attention.skv = 4096, attention.headDim = 128;
+  const int64_t partials = static_cast<int64_t>(planAttention(attention, defaultGpuPreset().smCount).workspaceBytes);
+  CHECK(code.scratchBytes[0] == kSplitKCounterBytes + partials);
+  int64_t extra = plan.arenaBytes + code.scratchBytes[0];
+  for (const PlanBuffer& b : plan.buffers)
+    if (b.kind == PlanBuffer::Kind::Output && b.aliasOf < 0) extra += b.bytes;
+  CHECK(extra < 2 << 20);
 }
 
 TEST_CASE("a float attention runs its two MatMuls on the library GEMMs", "[codegen]") {
@@ -319,7 +407,12 @@ TEST_CASE("a linear layer over a sequence-first view runs one GEMM per image on 
   REQUIRE(launchesDescribed(code, "gemm 197x2304x768 (batch 32").size() == 1);
   CHECK(countOccurrences(code.source, "const Index x1 = batch, x0 = m, x2 = n;") == 1);
   CHECK(countOccurrences(code.source, "_acc += ") == 0);
-  CHECK(countOccurrences(code.source, "p.b = {static_cast<const float*>(b.p[1]) + 0, 0, 2304, 1};") == 1);
+  // The weight (buffer 1) in the slot the GEMM's launch binds it to.
+  const GeneratedLaunch gemm = launchesDescribed(code, "gemm 197x2304x768 (batch 32").front();
+  const auto weight = std::find(gemm.buffers.begin(), gemm.buffers.end(), 1);
+  REQUIRE(weight != gemm.buffers.end());
+  CHECK(countOccurrences(code.source, fmt::format("p.b = {{static_cast<const float*>(b.p[{}]) + 0, 0, 2304, 1}};",
+                                                  weight - gemm.buffers.begin())) == 1);
 }
 
 TEST_CASE("a BatchNormalization is computed in its consumers' loop, not staged", "[codegen]") {
@@ -356,7 +449,8 @@ TEST_CASE("a plan kernel's code is guarded so that the module compiles in parts"
     const SourceSpan& span = code.kernelSpans[k];
     if (span.empty()) continue;
     INFO("plan kernel " << k);
-    CHECK(lines.at(span.firstLine) == "#if !defined(TCX_PART) || defined(TCX_KERNEL_" + std::to_string(k) + ")");
+    CHECK(lines.at(span.firstLine) ==
+          "#if !defined(TCX_PART) || defined(TCX_KERNEL_" + std::to_string(code.codeKernel[k]) + ")");
     CHECK(lines.at(span.lastLine) == "#endif");
   }
 }

@@ -142,9 +142,10 @@ TEST_CASE("attention plans one wave of blocks over KV head groups and chunks", "
   REQUIRE(plan.partial.block[0] == kAttentionThreads);
   REQUIRE(plan.partial.sharedBytes == static_cast<unsigned>(attentionSharedBytes(128, 1)));
   REQUIRE(plan.combine.grid[0] * (kCombineThreads / 32) == 16 * 32);
-  REQUIRE(plan.workspaceBytes == static_cast<std::size_t>(16 * 32 * p.numChunks * (128 + 4) * 4));
+  // (max, sum) as floats, then o in bf16: 1.03 MiB for the 4096 partials (2.06 MiB as floats).
+  REQUIRE(plan.workspaceBytes == static_cast<std::size_t>(16 * 32 * 8 * (8 + 128 * 2)));
   REQUIRE(attentionTemplateArgs(llama, plan, "S") == "__nv_bfloat16, 128, 1, S");
-  REQUIRE(combineTemplateArgs(llama, "O") == "128, O");
+  REQUIRE(combineTemplateArgs(llama, "O") == "__nv_bfloat16, 128, O");
 
   AttentionProblem wide = llama;
   wide.heads = 16, wide.kvHeads = 2, wide.sq = 16; // 128 query rows per KV head

@@ -143,6 +143,6 @@ extern "C" __global__ void __launch_bounds__(tcx::kAttentionThreads)
 attn_bf16_256(tcx::AttentionParams p, ScoreOp s) { tcx::decode_attention_partial_body<__nv_bfloat16, 256, 1>(p, s); }
 
 extern "C" __global__ void __launch_bounds__(tcx::kCombineThreads)
-attn_combine(tcx::AttentionParams p, OutStore o) { tcx::decode_attention_combine_body<128>(p, o); }
+attn_combine(tcx::AttentionParams p, OutStore o) { tcx::decode_attention_combine_body<__nv_bfloat16, 128>(p, o); }
 )");
 }

@@ -22,17 +22,20 @@ GeneratedPlan withSpans(const std::vector<int>& lines) {
   GeneratedPlan code;
   int at = 10;
   for (int n : lines) {
+    code.codeKernel.push_back(static_cast<int>(code.kernelSpans.size()));
     code.kernelSpans.push_back(n ? SourceSpan{at, at + n - 1} : SourceSpan{});
     at += n;
   }
   return code;
 }
 
-// Four kernels that do not fuse: each MatMul reads the previous one.
+// Four kernels that do not fuse and do not share code: each MatMul reads
+// the previous one and is narrower.
 GeneratedPlan fourKernelPlan(std::unique_ptr<VtcSession>& session) {
   GraphBuilder b("chain");
   Value* x = b.input("x", DType::F32, {8, 64});
-  for (int i = 0; i < 4; ++i) x = b.op("MatMul", {x, b.input("w" + std::to_string(i), DType::F32, {64, 64})});
+  for (int i = 0; i < 4; ++i)
+    x = b.op("MatMul", {x, b.input("w" + std::to_string(i), DType::F32, {64 - 8 * i, 56 - 8 * i})});
   b.output(x);
   session = std::make_unique<VtcSession>(b.finish(), defaultGpuPreset());
   return generateCuda(session->baselinePlan());
@@ -54,6 +57,14 @@ TEST_CASE("the largest kernels go first to the part with the least code", "[prof
   std::set<int> all;
   for (const std::vector<int>& part : many) all.insert(part.begin(), part.end());
   CHECK(all == std::set<int>{0, 1, 3, 4, 5});
+}
+
+TEST_CASE("a kernel that runs another's code is in no part", "[profiler][nvrtc]") {
+  GeneratedPlan code = withSpans({100, 10, 60});
+  code.codeKernel[2] = 0;
+  code.kernelSpans[2] = code.kernelSpans[0];
+  const std::vector<std::vector<int>> parts = PlanModules::partition(code, 4);
+  CHECK(parts == std::vector<std::vector<int>>{{0}, {1}});
 }
 
 TEST_CASE("a part's cubin holds its kernels' entries and no other kernel's", "[profiler][nvrtc]") {

@@ -78,8 +78,16 @@ struct AttentionParams {
   int chunkLen;  // positions per phase-1 work item (any length; the last chunk may be shorter)
   int numChunks; // ceil(skv / chunkLen)
   int rowGroups; // units per KV head: groups of up to 16 * RT of its heads/kvHeads * sq query rows
-  float* workspace;
+  void* workspace; // attentionWorkspaceBytes (below)
 };
+
+// The attention's workspace for `partials` (row, chunk) pairs: (max, sum) of each as two floats,
+// then, 16-byte aligned, o[D] of each in the kernel's type, divided by its sum. So divided, o is
+// a convex combination of V's rows and fits V's type; it takes half the bytes of a float o.
+TCX_HOST_DEVICE inline i64 attentionPartialOOffset(i64 partials) { return (partials * 8 + 15) / 16 * 16; }
+TCX_HOST_DEVICE inline i64 attentionWorkspaceBytes(i64 partials, int headDim, int elemBytes) {
+  return attentionPartialOOffset(partials) + partials * headDim * elemBytes;
+}
 
 // A 2-D convolution (one group) in NCHW, read as an implicit GEMM: rows are the output pixels
 // (image, oh, ow), columns the output channels, K runs over (input channel, kernel row, kernel

@@ -12,8 +12,8 @@
 // contiguous range of items. Each warp streams its positions, 16 at a time, through its own ring
 // of shared-memory tiles (pipeline.cuh: bulk copies, several tiles in flight), runs Q K^T and
 // P V on tensor cores from ldmatrix fragments (the score accumulators are P's A fragment
-// directly), keeps an online softmax, and writes (max, sum, unnormalised o[D]) per row and chunk
-// to a float workspace; warps never wait for each other.
+// directly), keeps an online softmax, and writes (max, sum, o[D] / sum) per row and chunk to the
+// workspace (abi.h attentionWorkspaceBytes); warps never wait for each other.
 // Phase 2, decode_attention_combine_body: one warp per (b, h, i) merges the chunks and calls
 // OutStore.
 //
@@ -31,8 +31,14 @@
 namespace tcx {
 namespace detail {
 
-// Workspace floats per (row, chunk): max, sum, two pad words keeping o 16-byte aligned, o[D].
-template <int D> inline constexpr int kPartialFloats = D + 4;
+// (max, sum) of each (row, chunk) of the workspace, and its o[D] (abi.h).
+__device__ __forceinline__ float2* partialStats(const AttentionParams& p) {
+  return static_cast<float2*>(p.workspace);
+}
+template <typename T> __device__ __forceinline__ T* partialO(const AttentionParams& p) {
+  const i64 partials = static_cast<i64>(p.batch) * p.heads * p.sq * p.numChunks;
+  return reinterpret_cast<T*>(static_cast<char*>(p.workspace) + attentionPartialOOffset(partials));
+}
 
 // One ring slot: 16 positions of K and V. Rows are padded by 16 bytes so that the 8 rows one
 // ldmatrix reads fall in distinct shared-memory banks.
@@ -312,13 +318,16 @@ __device__ __forceinline__ void attentionPartial(const AttentionParams& p, const
         if (!real(mt, half))
           continue;
         const i64 rowId = (static_cast<i64>(it.b) * p.heads + headOf[mt][half]) * p.sq + rowOf[mt][half];
-        float* dst = p.workspace + (rowId * p.numChunks + it.chunk) * kPartialFloats<D>;
+        const i64 partial = rowId * p.numChunks + it.chunk;
         if (t == 0)
-          *reinterpret_cast<float2*>(dst) = make_float2(runMax[mt][half], sum);
+          partialStats(p)[partial] = make_float2(runMax[mt][half], sum);
+        // A chunk whose scores were all -inf has sum 0 and o 0; phase 2 gives it no weight.
+        const float scale = sum > 0.0f ? 1.0f / sum : 0.0f;
+        T* dst = partialO<T>(p) + partial * D;
 #pragma unroll
         for (int j = 0; j < kDTiles; ++j)
-          *reinterpret_cast<float2*>(dst + 4 + 8 * j + 2 * t) =
-              make_float2(o[mt][j][2 * half], o[mt][j][2 * half + 1]);
+          *reinterpret_cast<unsigned*>(dst + 8 * j + 2 * t) =
+              packFloats<T>(o[mt][j][2 * half] * scale, o[mt][j][2 * half + 1] * scale);
       }
   }
 }
@@ -344,38 +353,34 @@ __device__ __forceinline__ void decode_attention_partial_body(const AttentionPar
 // d = l * D / 32 ...; the chunks are merged in batches of 8 whose loads (each chunk's max and
 // sum, which every lane reads, and the lane's run of o) are all issued before the first use, so a
 // row costs one round trip to L2 per batch.
-template <int D, typename OutStore>
+template <typename T, int D, typename OutStore>
 __device__ __forceinline__ void decode_attention_combine_body(const AttentionParams& p,
                                                               const OutStore& out) {
   constexpr int kPerLane = D / 32, kBatch = 8;
-  // 8- or 16-byte vectors: a partial row is only 16-byte aligned.
-  constexpr int kVec = kPerLane < 4 ? kPerLane : 4;
-  using Part = Vec<float, kVec>;
+  using Part = Vec<T, kPerLane>; // 4 to 16 bytes, aligned: a partial o is 16-byte aligned
   const int lane = threadIdx.x % 32;
   const i64 rowId = static_cast<i64>(blockIdx.x) * (kCombineThreads / 32) + threadIdx.x / 32;
   if (rowId >= static_cast<i64>(p.batch) * p.heads * p.sq)
     return;
   const int i = static_cast<int>(rowId % p.sq), h = static_cast<int>(rowId / p.sq % p.heads);
   const int b = static_cast<int>(rowId / p.sq / p.heads);
-  const float* partials = p.workspace + rowId * p.numChunks * detail::kPartialFloats<D>;
+  const float2* stats = detail::partialStats(p) + rowId * p.numChunks;
+  const T* partials = detail::partialO<T>(p) + rowId * p.numChunks * D;
 
   float runMax = -infinity(), sum = 0.0f, acc[kPerLane] = {};
   for (int c0 = 0; c0 < p.numChunks; c0 += kBatch) {
-    float2 stats[kBatch];
-    Part part[kBatch][kPerLane / kVec];
+    float2 stat[kBatch];
+    Part part[kBatch];
 #pragma unroll
     for (int c = 0; c < kBatch; ++c) {
       const bool live = c0 + c < p.numChunks;
-      const float* chunk = partials + (c0 + c) * detail::kPartialFloats<D>;
-      stats[c] = live ? *reinterpret_cast<const float2*>(chunk) : make_float2(-infinity(), 0.0f);
-#pragma unroll
-      for (int x = 0; x < kPerLane / kVec; ++x)
-        part[c][x] = live ? Part::load(chunk + 4 + lane * kPerLane + x * kVec) : Part{};
+      stat[c] = live ? stats[c0 + c] : make_float2(-infinity(), 0.0f);
+      part[c] = live ? Part::load(partials + (c0 + c) * D + lane * kPerLane) : Part{};
     }
     float batchMax = runMax;
 #pragma unroll
     for (int c = 0; c < kBatch; ++c)
-      batchMax = fmaxf(batchMax, stats[c].x);
+      batchMax = fmaxf(batchMax, stat[c].x);
     const float base = detail::stableBase(batchMax), rescale = __expf(runMax - base);
     sum *= rescale;
 #pragma unroll
@@ -383,11 +388,12 @@ __device__ __forceinline__ void decode_attention_combine_body(const AttentionPar
       acc[e] *= rescale;
 #pragma unroll
     for (int c = 0; c < kBatch; ++c) {
-      const float weight = __expf(stats[c].x - base);
-      sum += weight * stats[c].y;
+      // The chunk's o was divided by its sum.
+      const float weight = __expf(stat[c].x - base) * stat[c].y;
+      sum += weight;
 #pragma unroll
       for (int e = 0; e < kPerLane; ++e)
-        acc[e] += weight * part[c][e / kVec].v[e % kVec];
+        acc[e] += weight * to_float(part[c].v[e]);
     }
     runMax = batchMax;
   }

@@ -27,7 +27,7 @@
 //   NAME(tcx::AttentionParams p, SCORE_OP s) { tcx::decode_attention_partial_body<T, D, RT>(p, s); }
 //
 //   extern "C" __global__ void __launch_bounds__(tcx::kCombineThreads)
-//   NAME(tcx::AttentionParams p, OUT_STORE o) { tcx::decode_attention_combine_body<D>(p, o); }
+//   NAME(tcx::AttentionParams p, OUT_STORE o) { tcx::decode_attention_combine_body<T, D>(p, o); }
 //
 // gemmTemplateArgs and attentionTemplateArgs spell the template arguments. Before launching a
 // LaunchConfig with sharedBytes > 0, set cudaFuncAttributeMaxDynamicSharedMemorySize to
@@ -338,7 +338,8 @@ inline AttentionPlan planAttention(const AttentionProblem& pr, int smCount, int 
                           attentionSharedBytes(pr.headDim, plan.rowTiles));
   const i64 outRows = i64{pr.batch} * pr.heads * pr.sq;
   plan.combine = launch1d(ceilDiv(outRows, kCombineThreads / 32), 1, 1, kCombineThreads, 0);
-  plan.workspaceBytes = static_cast<std::size_t>(outRows * p.numChunks * (pr.headDim + 4) * 4);
+  plan.workspaceBytes =
+      static_cast<std::size_t>(attentionWorkspaceBytes(outRows * p.numChunks, pr.headDim, elemBytes(pr.type)));
   return plan;
 }
 
@@ -349,9 +350,9 @@ inline std::string attentionTemplateArgs(const AttentionProblem& pr, const Atten
          std::to_string(plan.rowTiles) + ", " + std::string(scoreOp);
 }
 
-// "D, OUT_STORE" for decode_attention_combine_body.
+// "T, D, OUT_STORE" for decode_attention_combine_body.
 inline std::string combineTemplateArgs(const AttentionProblem& pr, std::string_view outStore) {
-  return std::to_string(pr.headDim) + ", " + std::string(outStore);
+  return std::string(cudaTypeName(pr.type)) + ", " + std::to_string(pr.headDim) + ", " + std::string(outStore);
 }
 
 } // namespace tcx
