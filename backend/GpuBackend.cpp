@@ -83,6 +83,7 @@ PlanProfile PlanProfiler::profileOrRaise(const std::string& label, const ExecPla
   p.compileMs = onGpu.compiled().compileMs;
   p.compileParts = onGpu.compiled().parts;
   p.compileCached = onGpu.compiled().cached;
+  p.compileSlowestPartMs = onGpu.compiled().slowestPartMs;
   p.extraBytes = plan.arenaBytes;
   for (const PlanBuffer& b : plan.buffers)
     if (b.kind == PlanBuffer::Kind::Output && b.aliasOf < 0) p.extraBytes += b.bytes;

@@ -56,6 +56,7 @@ struct PlanProfile {
   // The module's parts (compiled in parallel) and how many of them came from
   // the compile cache: all of them on a warm run.
   size_t compileParts = 0, compileCached = 0;
+  double compileSlowestPartMs = 0; // the part the compile waited for
   int64_t extraBytes = 0; // device memory beyond inputs and donated outputs: outputs, intermediates, workspaces
   std::string timingSource;
   std::optional<GpuCheck> check; // against the reference, when one was given

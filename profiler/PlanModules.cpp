@@ -11,18 +11,6 @@ namespace tcx::gpu {
 
 namespace {
 
-// The size of each plan kernel's own code, in lines: a stand-in for how
-// long NVRTC takes over it. A kernel that runs another's code has none.
-std::vector<int> codeLines(const GeneratedPlan& code) {
-  std::vector<int> lines;
-  for (size_t k = 0; k < code.kernelSpans.size(); ++k) {
-    const SourceSpan& s = code.kernelSpans[k];
-    const bool own = code.codeKernel.at(k) == static_cast<int>(k);
-    lines.push_back(s.empty() || !own ? 0 : s.lastLine - s.firstLine + 1);
-  }
-  return lines;
-}
-
 CompileOptions partOptions(const std::vector<int>& kernels) {
   CompileOptions options;
   options.programName = "tcx_plan.cu";
@@ -34,18 +22,18 @@ CompileOptions partOptions(const std::vector<int>& kernels) {
 } // namespace
 
 std::vector<std::vector<int>> PlanModules::partition(const GeneratedPlan& code, unsigned parts) {
-  const std::vector<int> lines = codeLines(code);
+  const std::vector<int>& cost = code.compileCost;
   std::vector<int> order;
-  for (size_t k = 0; k < lines.size(); ++k)
-    if (lines[k] > 0) order.push_back(static_cast<int>(k));
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return lines[a] > lines[b]; });
+  for (size_t k = 0; k < cost.size(); ++k)
+    if (cost[k] > 0) order.push_back(static_cast<int>(k));
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return cost[a] > cost[b]; });
   const size_t count = std::clamp<size_t>(parts, 1, std::max<size_t>(order.size(), 1));
   std::vector<std::vector<int>> result(count);
   std::vector<int64_t> load(count, 0);
   for (int k : order) {
     const size_t least = std::min_element(load.begin(), load.end()) - load.begin();
     result[least].push_back(k);
-    load[least] += lines[k];
+    load[least] += cost[k];
   }
   for (std::vector<int>& part : result) std::sort(part.begin(), part.end());
   std::erase_if(result, [](const std::vector<int>& part) { return part.empty(); });
@@ -58,15 +46,18 @@ PlanModules::PlanModules(const GeneratedPlan& code, NvrtcCompiler& compiler, uns
   const std::vector<std::vector<int>> parts = partition(code, threads);
   std::vector<CompileResult> results(parts.size());
   std::vector<std::exception_ptr> failures(parts.size());
+  std::vector<double> partMs(parts.size(), 0);
   {
     std::vector<std::jthread> workers;
     for (size_t p = 0; p < parts.size(); ++p)
       workers.emplace_back([&, p] {
+        const auto partStart = std::chrono::steady_clock::now();
         try {
           results[p] = compiler.compile(code.source, partOptions(parts[p]));
         } catch (...) {
           failures[p] = std::current_exception();
         }
+        partMs[p] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - partStart).count();
       });
   }
   for (const std::exception_ptr& failure : failures)
@@ -86,6 +77,7 @@ PlanModules::PlanModules(const GeneratedPlan& code, NvrtcCompiler& compiler, uns
     launches_.push_back({module, module->kernel(l.entry)});
   }
   compiled_.parts = parts.size();
+  compiled_.slowestPartMs = partMs.empty() ? 0 : *std::max_element(partMs.begin(), partMs.end());
   compiled_.compileMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }

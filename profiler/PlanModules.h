@@ -3,7 +3,7 @@
 // compiles one program on one thread, and the module of a real model (a few
 // hundred kernels) takes tens of seconds that way. So the module compiles in
 // parts: the same source with a different set of plan kernels kept in each
-// (GeneratedPlan.h's guards), balanced by the size of their code, each part
+// (GeneratedPlan.h's guards), balanced by their compile cost, each part
 // on its own thread and cached on its own (CompileCache.h), each loaded as
 // its own library. Line numbers in NVRTC's messages stay the module's.
 
@@ -20,6 +20,7 @@ struct PlanCompile {
   double compileMs = 0; // wall time of the whole compile, cache lookups included
   size_t parts = 0;
   size_t cached = 0;    // parts found in the cache (memory or disk)
+  double slowestPartMs = 0; // the part that took longest, lookup and compile
 };
 
 class PlanModules {
@@ -36,7 +37,8 @@ public:
   const PlanCompile& compiled() const { return compiled_; }
 
   // The plan kernels of each part (indices into GeneratedPlan::kernelSpans):
-  // the largest first into the part with the least code so far.
+  // the costliest first (GeneratedPlan::compileCost) into the part with the
+  // least cost so far.
   static std::vector<std::vector<int>> partition(const GeneratedPlan& code, unsigned parts);
 
 private:

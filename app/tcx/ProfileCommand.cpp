@@ -70,6 +70,7 @@ nlohmann::json toJson(const backend::PlanProfile& p) {
           {"wall_us", p.wallUs},          {"wall_spread_us", p.wallSpreadUs}, {"cuda_graph", p.graph},
           {"compute_us", p.computeUs},    {"compile_ms", p.compileMs},     {"timing_source", p.timingSource},
           {"compile_parts", p.compileParts}, {"compile_parts_cached", p.compileCached},
+          {"compile_slowest_part_ms", p.compileSlowestPartMs},
           {"extra_memory_bytes", p.extraBytes},
           {"check", toJson(p.check)},     {"kernels", kernels}};
 }
@@ -77,7 +78,8 @@ nlohmann::json toJson(const backend::PlanProfile& p) {
 // "cold: 16 parts on 16 threads", "warm: all 16 parts from the cache".
 std::string compileSource(const backend::PlanProfile& p) {
   if (p.compileCached == p.compileParts) return fmt::format("warm: all {} parts from the cache", p.compileParts);
-  if (p.compileCached == 0) return fmt::format("cold: {} parts in parallel", p.compileParts);
+  if (p.compileCached == 0)
+    return fmt::format("cold: {} parts in parallel, the slowest {:.2f} s", p.compileParts, p.compileSlowestPartMs / 1000);
   return fmt::format("{} of {} parts from the cache", p.compileCached, p.compileParts);
 }
 

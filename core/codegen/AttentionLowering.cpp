@@ -133,10 +133,10 @@ bool emitLibraryAttention(ValueCode& values, const CodegenTarget& target) {
       fmt::arg("ws", workspace), fmt::arg("partialArgs", attentionTemplateArgs(problem, plan, p + "Score")),
       fmt::arg("combineArgs", combineTemplateArgs(problem, p + "Out"))));
 
-  module.addLaunch(values.planKernelIndex(), p + "attention", plan.partial.grid, plan.partial.block,
+  module.addLibraryLaunch(values.planKernelIndex(), p + "attention", plan.partial.grid, plan.partial.block,
                    plan.partial.sharedBytes,
                    fmt::format("attention {}x{}/{} heads, {} queries, {} keys", batch, heads, heads / group, sq, skv));
-  module.addLaunch(values.planKernelIndex(), p + "combine", plan.combine.grid, plan.combine.block,
+  module.addLibraryLaunch(values.planKernelIndex(), p + "combine", plan.combine.grid, plan.combine.block,
                    plan.combine.sharedBytes, "attention combine");
   return true;
 }

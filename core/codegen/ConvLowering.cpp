@@ -124,7 +124,7 @@ bool emitConv(ValueCode& values, const ConvMatch& match, ElemType type, const Co
       "{params}  tcx::conv_implicit_gemm_body<{t}, {staged}>(p, {p}Epilogue{{b}});\n}}\n\n",
       fmt::arg("p", prefix), fmt::arg("params", convParamsCode(match, p, type, workspace)),
       fmt::arg("t", cudaTypeName(type)), fmt::arg("staged", plan.staged)));
-  module.addLaunch(values.planKernelIndex(), prefix + "conv", plan.launch.grid, plan.launch.block,
+  module.addLibraryLaunch(values.planKernelIndex(), prefix + "conv", plan.launch.grid, plan.launch.block,
                    plan.launch.sharedBytes,
                    fmt::format("conv {}x{} {}->{}{} on {}x{}x{} (implicit GEMM, {}{})", p.kh, p.kw, p.cin, p.cout,
                                p.groups > 1 ? fmt::format(" x{} groups", p.groups) : "", p.batch, p.h, p.width,
@@ -146,7 +146,7 @@ bool emitDepthwise(ValueCode& values, const ConvMatch& match, ElemType type) {
       "{params}  tcx::conv_depthwise_body<{t}, {channels}>(p, {p}Epilogue{{b}});\n}}\n\n",
       fmt::arg("p", prefix), fmt::arg("params", convParamsCode(match, p, type, -1)), fmt::arg("t", cudaTypeName(type)),
       fmt::arg("channels", plan.channelsFastest)));
-  module.addLaunch(values.planKernelIndex(), prefix + "conv", plan.launch.grid, plan.launch.block,
+  module.addLibraryLaunch(values.planKernelIndex(), prefix + "conv", plan.launch.grid, plan.launch.block,
                    plan.launch.sharedBytes,
                    fmt::format("conv {}x{} depthwise x{} on {}x{}x{} (stride {}{})", p.kh, p.kw, p.groups, p.batch, p.h,
                                p.width, p.strideH, plan.channelsFastest ? ", channels-last" : ""));

@@ -271,7 +271,7 @@ void emitGemmKernel(ValueCode& values, const GemmMatch& match, ElemType type, co
       fmt::arg("splitK", p.splitK), fmt::arg("kPerSplit", p.kPerSplit), fmt::arg("kChunk", p.kChunk),
       fmt::arg("ws", workspace >= 0 ? fmt::format("b.p[{}]", workspace) : "nullptr"), fmt::arg("body", body),
       fmt::arg("args", gemmTemplateArgs(plan, epilogue))));
-  module.addLaunch(values.planKernelIndex(), entry, plan.launch.grid, plan.launch.block, plan.launch.sharedBytes,
+  module.addLibraryLaunch(values.planKernelIndex(), entry, plan.launch.grid, plan.launch.block, plan.launch.sharedBytes,
                    fmt::format("{}gemm {}x{}x{} (batch {}{})", what, p.m, p.n, p.k, p.batch,
                                p.splitK > 1 ? fmt::format(", split {}", p.splitK) : ""));
 }

@@ -48,6 +48,10 @@ struct GeneratedPlan {
   // Parallel to ExecPlan::kernels: the plan kernel whose code each runs,
   // itself or an earlier kernel with the same code (whose span it shares).
   std::vector<int> codeKernel;
+  // Parallel to ExecPlan::kernels: a stand-in for how long NVRTC takes over
+  // each kernel's own code, in lines (ModuleBuilder weighs the library
+  // templates it instantiates); 0 for a kernel without code of its own.
+  std::vector<int> compileCost;
   size_t bufferSlots = 1; // the length of Buffers::p
   std::vector<GeneratedLaunch> launches;
   size_t numPlanBuffers = 0;

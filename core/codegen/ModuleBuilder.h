@@ -43,11 +43,11 @@ public:
   // another on one stream, each GEMM leaves the counters at zero for the
   // next, and the attention keeps out of them.
   int sharedWorkspace(int64_t bytes);
-  void addLaunch(GeneratedLaunch launch) { plan_.launches.push_back(std::move(launch)); }
   // Records the launch of a library kernel with the configuration its
-  // planner (kernels/include/tcx/launch.h) gave.
-  void addLaunch(int planKernel, std::string entry, const unsigned (&grid)[3], const unsigned (&block)[3],
-                 unsigned sharedBytes, std::string what);
+  // planner (kernels/include/tcx/launch.h) gave. Its code instantiates a
+  // library template, which weighs on the compile (GeneratedPlan::compileCost).
+  void addLibraryLaunch(int planKernel, std::string entry, const unsigned (&grid)[3], const unsigned (&block)[3],
+                        unsigned sharedBytes, std::string what);
 
   // Appends a kernel that runs `body` once for every index of `shape`, with
   // the index in variables x0, x1, ... (one thread per element, grid-stride),
@@ -77,6 +77,8 @@ private:
   // A launch of `blocks` (clamped to [1, kMaxBlocks]; the kernels loop over
   // the rest) blocks of `threads` threads.
   void addLaunch1d(int planKernel, const std::string& entry, int64_t blocks, unsigned threads, std::string what);
+  void addLaunch(int planKernel, std::string entry, const unsigned (&grid)[3], const unsigned (&block)[3],
+                 unsigned sharedBytes, std::string what);
 
   std::string code_;
   int currentKernel_ = -1;
@@ -85,6 +87,7 @@ private:
   size_t launchStart_ = 0; // the current kernel's first launch
   std::vector<std::pair<size_t, size_t>> kernelRanges_; // code_ offsets per plan kernel
   std::vector<int> codeKernel_;                         // GeneratedPlan::codeKernel
+  std::vector<int> libraryKernels_;                     // per plan kernel: library templates instantiated
   // Bound code with its prefix masked -> the plan kernel that has it.
   std::unordered_map<std::string, int> kernelByCode_;
   int sharedWorkspace_ = -1;

@@ -17,13 +17,14 @@ using namespace tcx::gpu;
 
 namespace {
 
-// Each kernel's code is the given number of lines.
+// Each kernel's code is the given number of lines and costs that much.
 GeneratedPlan withSpans(const std::vector<int>& lines) {
   GeneratedPlan code;
   int at = 10;
   for (int n : lines) {
     code.codeKernel.push_back(static_cast<int>(code.kernelSpans.size()));
     code.kernelSpans.push_back(n ? SourceSpan{at, at + n - 1} : SourceSpan{});
+    code.compileCost.push_back(n);
     at += n;
   }
   return code;
@@ -59,12 +60,41 @@ TEST_CASE("the largest kernels go first to the part with the least code", "[prof
   CHECK(all == std::set<int>{0, 1, 3, 4, 5});
 }
 
-TEST_CASE("a kernel that runs another's code is in no part", "[profiler][nvrtc]") {
-  GeneratedPlan code = withSpans({100, 10, 60});
-  code.codeKernel[2] = 0;
-  code.kernelSpans[2] = code.kernelSpans[0];
-  const std::vector<std::vector<int>> parts = PlanModules::partition(code, 4);
-  CHECK(parts == std::vector<std::vector<int>>{{0}, {1}});
+TEST_CASE("the compile cost weighs library templates; a kernel that runs another's code costs nothing",
+          "[profiler][nvrtc]") {
+  // Three layers of a convolution (a library template) then a store, the last two convolutions the first's
+  // code with other buffers; a wider convolution; a larger store.
+  GraphBuilder b("convs");
+  Value* x = b.input("x", DType::F32, {1, 16, 8, 8});
+  for (int i = 0; i < 3; ++i)
+    x = b.op("Relu", {b.op("Conv", {x, b.input("w" + std::to_string(i), DType::F32, {16, 16, 3, 3})},
+                           attrs({{"pads", std::vector<int64_t>{1, 1, 1, 1}}}))});
+  b.output(b.op("Conv", {x, b.input("wide", DType::F32, {32, 16, 1, 1})}));
+  b.output(b.op("Exp", {b.op("Sigmoid", {b.input("y", DType::F32, {64, 64})})}));
+  VtcSession s(b.finish(), defaultGpuPreset());
+  const GeneratedPlan code = generateCuda(s.baselinePlan());
+  std::vector<int> convs, own;
+  for (const GeneratedLaunch& l : code.launches)
+    if (l.what.rfind("conv", 0) == 0) convs.push_back(l.planKernel);
+  for (size_t k = 0; k < code.compileCost.size(); ++k) {
+    const SourceSpan& span = code.kernelSpans[k];
+    INFO("plan kernel " << k);
+    if (code.codeKernel[k] != static_cast<int>(k)) {
+      CHECK(code.compileCost[k] == 0);
+    } else if (std::find(convs.begin(), convs.end(), static_cast<int>(k)) != convs.end()) {
+      CHECK(code.compileCost[k] > 10 * (span.lastLine - span.firstLine + 1));
+      own.push_back(static_cast<int>(k));
+    } else {
+      CHECK(code.compileCost[k] == span.lastLine - span.firstLine + 1);
+    }
+  }
+  REQUIRE(convs.size() == 4);
+  CHECK(own.size() == 2); // the first 3x3 and the 1x1
+  // Two parts: one convolution each, however many lines the other kernels have.
+  const std::vector<std::vector<int>> parts = PlanModules::partition(code, 2);
+  REQUIRE(parts.size() == 2);
+  for (const std::vector<int>& part : parts)
+    CHECK(std::count_if(part.begin(), part.end(), [&](int k) { return std::ranges::count(own, k) > 0; }) == 1);
 }
 
 TEST_CASE("a part's cubin holds its kernels' entries and no other kernel's", "[profiler][nvrtc]") {
