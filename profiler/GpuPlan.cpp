@@ -77,10 +77,11 @@ GpuPlan::GpuPlan(const ExecPlan& plan, GeneratedPlan code, NvrtcCompiler& compil
   }
   arguments_.assign(code_.launches.size() * code_.bufferSlots, nullptr);
   for (size_t l = 0; l < code_.launches.size(); ++l) {
-    const std::vector<int>& bound = code_.launches[l].buffers;
+    const std::vector<BufferBinding>& bound = code_.launches[l].buffers;
     TCX_CHECK(bound.size() <= code_.bufferSlots, ErrorKind::Internal, "launch {} binds {} buffers, Buffers holds {}",
               l, bound.size(), code_.bufferSlots);
-    for (size_t s = 0; s < bound.size(); ++s) arguments_[l * code_.bufferSlots + s] = addresses_.at(bound[s]);
+    for (size_t s = 0; s < bound.size(); ++s)
+      arguments_[l * code_.bufferSlots + s] = static_cast<char*>(addresses_.at(bound[s].buffer)) + bound[s].byteOffset;
   }
 }
 

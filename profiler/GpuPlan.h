@@ -55,8 +55,8 @@ private:
   std::unique_ptr<PlanModules> modules_;
   std::vector<DeviceBuffer> owned_;
   std::vector<void*> addresses_; // per buffer (GeneratedPlan numbering)
-  // Each launch's argument: GeneratedPlan::bufferSlots addresses, the
-  // buffers its launch binds (GeneratedLaunch::buffers).
+  // Each launch's argument: GeneratedPlan::bufferSlots addresses, what its
+  // launch binds (GeneratedLaunch::buffers).
   std::vector<void*> arguments_;
 };
 

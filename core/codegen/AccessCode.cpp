@@ -14,8 +14,19 @@ std::string pieceCondition(const MappingPiece& piece, const MappingFunction& map
   return cudaPieceCondition(piece, indexNames(mapping.virtualShape().size()), mapping.extents());
 }
 
-std::string offsetOf(const MappingPiece& piece, const MappingFunction& mapping) {
-  return piece.offset.toString(indexNames(mapping.virtualShape().size()), mapping.extents());
+// Where a piece reads or writes: its buffer, with the positive constant term
+// of its offset moved into the address the launch binds (ModuleBuilder::
+// bufferRef), and the rest of its offset, in elements.
+struct PieceAddress {
+  std::string buffer;
+  std::string offset;
+};
+
+PieceAddress addressOf(const PlanBuffer& buffer, const MappingPiece& piece, const MappingFunction& mapping) {
+  const int64_t constant = std::max<int64_t>(piece.offset.constant(), 0);
+  const IndexExpr rest = piece.offset - IndexExpr(constant);
+  return {ModuleBuilder::bufferRef(buffer.id, constant * static_cast<int64_t>(dtypeSize(buffer.dtype))),
+          rest.toString(indexNames(mapping.virtualShape().size()), mapping.extents())};
 }
 
 // Emits `action(piece)` under each piece's condition, first match wins. The
@@ -48,8 +59,8 @@ std::string accessLoadFunction(const std::string& name, const TensorAccess& acce
   std::string body = forEachPiece(m, true, "  ", [&](const MappingPiece& piece) {
     if (piece.source == MappingPiece::kFill) return fmt::format("    return {};\n", cudaLiteral(piece.fillValue, dtype));
     const PlanBuffer& buffer = sourceBuffer(access, plan, piece);
-    return fmt::format("    return tcx::load<{}>(b.p[{}], {});\n", cudaStorageType(buffer.dtype), buffer.id,
-                       offsetOf(piece, m));
+    const PieceAddress at = addressOf(buffer, piece, m);
+    return fmt::format("    return tcx::load<{}>({}, {});\n", cudaStorageType(buffer.dtype), at.buffer, at.offset);
   });
   return fmt::format("__device__ __forceinline__ {} {}(const Buffers& b{}{}) {{\n{}}}\n\n", cudaComputeType(dtype),
                      name, m.virtualShape().empty() ? "" : ", ", indexParams(m.virtualShape().size()), body);
@@ -57,29 +68,29 @@ std::string accessLoadFunction(const std::string& name, const TensorAccess& acce
 
 namespace {
 
-// The statements `write(storageType, buffer, offset)` gives for the piece of
-// the access that holds at x0, x1, ...
+// The statements `write(storageType, address)` gives for the piece of the
+// access that holds at x0, x1, ...
 template <typename F> std::string accessWrite(const TensorAccess& access, const ExecPlan& plan, F write) {
   const MappingFunction& m = access.mapping;
   return forEachPiece(m, true, "    ", [&](const MappingPiece& piece) {
     const PlanBuffer& buffer = sourceBuffer(access, plan, piece);
-    return write(cudaStorageType(buffer.dtype), buffer.id, offsetOf(piece, m));
+    return write(cudaStorageType(buffer.dtype), addressOf(buffer, piece, m));
   });
 }
 
 } // namespace
 
 std::string accessStore(const TensorAccess& access, const ExecPlan& plan, const std::string& value) {
-  return accessWrite(access, plan, [&](const char* type, int buffer, const std::string& offset) {
-    return fmt::format("      tcx::store<{}>(b.p[{}], {}, {});\n", type, buffer, offset, value);
+  return accessWrite(access, plan, [&](const char* type, const PieceAddress& at) {
+    return fmt::format("      tcx::store<{}>({}, {}, {});\n", type, at.buffer, at.offset, value);
   });
 }
 
 std::string accessCombine(const TensorAccess& access, const ExecPlan& plan, const std::string& combine,
                           const std::string& value) {
-  return accessWrite(access, plan, [&](const char* type, int buffer, const std::string& offset) {
-    return fmt::format("      tcx::atomicCombine<{}>(static_cast<{}*>(b.p[{}]) + ({}), {});\n", combine, type, buffer,
-                       offset, value);
+  return accessWrite(access, plan, [&](const char* type, const PieceAddress& at) {
+    return fmt::format("      tcx::atomicCombine<{}>(static_cast<{}*>({}) + ({}), {});\n", combine, type, at.buffer,
+                       at.offset, value);
   });
 }
 
@@ -91,14 +102,13 @@ std::string regionCopy(const TensorAccess& from, const TensorAccess& to, const E
     if (piece.source == MappingPiece::kFill)
       return fmt::format("      v = tcx::FromCompute<{}>::convert({});\n      holds = true;\n", type,
                          cudaLiteral(piece.fillValue, to.value->type().dtype));
-    const PlanBuffer& buffer = sourceBuffer(from, plan, piece);
-    return fmt::format("      v = static_cast<const {}*>(b.p[{}])[{}];\n      holds = true;\n", type, buffer.id,
-                       offsetOf(piece, from.mapping));
+    const PieceAddress at = addressOf(sourceBuffer(from, plan, piece), piece, from.mapping);
+    return fmt::format("      v = static_cast<const {}*>({})[{}];\n      holds = true;\n", type, at.buffer, at.offset);
   });
   code += "    if (!holds) continue;\n";
   code += forEachPiece(to.mapping, true, "    ", [&](const MappingPiece& piece) {
-    const PlanBuffer& buffer = sourceBuffer(to, plan, piece);
-    return fmt::format("      static_cast<{}*>(b.p[{}])[{}] = v;\n", type, buffer.id, offsetOf(piece, to.mapping));
+    const PieceAddress at = addressOf(sourceBuffer(to, plan, piece), piece, to.mapping);
+    return fmt::format("      static_cast<{}*>({})[{}] = v;\n", type, at.buffer, at.offset);
   });
   return code;
 }

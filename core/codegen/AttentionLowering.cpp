@@ -99,6 +99,7 @@ bool emitLibraryAttention(ValueCode& values, const CodegenTarget& target) {
   // The partials after the split-K counters of the workspace the GEMMs use.
   const int workspace = module.sharedWorkspace(kSplitKCounterBytes + static_cast<int64_t>(plan.workspaceBytes));
   const char* t = cudaTypeName(problem.type).data();
+  const int bytes = elemBytes(problem.type);
   const AttentionParams& ap = plan.params;
 
   module.append(fmt::format(
@@ -108,29 +109,29 @@ bool emitLibraryAttention(ValueCode& values, const CodegenTarget& target) {
       "v) const {{\n    const Index x0 = bi, x1 = h, x2 = i, x3 = d;\n{out}{stores}  }}\n}};\n\n"
       "__device__ __forceinline__ tcx::AttentionParams {p}params(const Buffers& b) {{\n"
       "  tcx::AttentionParams p;\n"
-      "  p.q = static_cast<const {t}*>(b.p[{qb}]) + {qo};\n"
+      "  p.q = {q};\n"
       "  p.qStride[0] = {q0};\n  p.qStride[1] = {q1};\n  p.qStride[2] = {q2};\n  p.qStride[3] = {q3};\n"
-      "  p.k = static_cast<const {t}*>(b.p[{kb}]) + {ko};\n"
+      "  p.k = {k};\n"
       "  p.kStride[0] = {k0};\n  p.kStride[1] = {k1};\n  p.kStride[2] = {k2};\n"
-      "  p.v = static_cast<const {t}*>(b.p[{vb}]) + {vo};\n"
+      "  p.v = {v};\n"
       "  p.vStride[0] = {v0};\n  p.vStride[1] = {v1};\n  p.vStride[2] = {v2};\n"
       "  p.batch = {batch};\n  p.heads = {heads};\n  p.kvHeads = {kvHeads};\n  p.sq = {sq};\n  p.skv = {skv};\n"
       "  p.chunkLen = {chunkLen};\n  p.numChunks = {numChunks};\n  p.rowGroups = {rowGroups};\n"
-      "  p.workspace = static_cast<char*>(b.p[{ws}]) + tcx::kSplitKCounterBytes;\n  return p;\n}}\n\n"
+      "  p.workspace = {ws};\n  return p;\n}}\n\n"
       "extern \"C\" __global__ void __launch_bounds__(tcx::kAttentionThreads) {p}attention(Buffers b) {{\n"
       "  tcx::decode_attention_partial_body<{partialArgs}>({p}params(b), {p}Score{{b}});\n}}\n\n"
       "extern \"C\" __global__ void __launch_bounds__(tcx::kCombineThreads) {p}combine(Buffers b) {{\n"
       "  tcx::decode_attention_combine_body<{combineArgs}>({p}params(b), {p}Out{{b}});\n}}\n\n",
       fmt::arg("p", p), fmt::arg("chain", *scoreChain), fmt::arg("score", score), fmt::arg("out", *outChain),
-      fmt::arg("stores", *stores), fmt::arg("t", t), fmt::arg("qb", qv->buffer), fmt::arg("qo", qv->offset),
+      fmt::arg("stores", *stores), fmt::arg("q", ModuleBuilder::elementPointer(qv->buffer, qv->offset, t, bytes)),
       fmt::arg("q0", qv->strides[0]), fmt::arg("q1", qv->strides[1]), fmt::arg("q2", qv->strides[2]),
-      fmt::arg("q3", qv->strides[3]), fmt::arg("kb", kv->buffer), fmt::arg("ko", kv->offset),
+      fmt::arg("q3", qv->strides[3]), fmt::arg("k", ModuleBuilder::elementPointer(kv->buffer, kv->offset, t, bytes)),
       fmt::arg("k0", kv->strides[0]), fmt::arg("k1", kv->strides[1]), fmt::arg("k2", kv->strides[3]),
-      fmt::arg("vb", vv->buffer), fmt::arg("vo", vv->offset), fmt::arg("v0", vv->strides[0]),
+      fmt::arg("v", ModuleBuilder::elementPointer(vv->buffer, vv->offset, t, bytes)), fmt::arg("v0", vv->strides[0]),
       fmt::arg("v1", vv->strides[1]), fmt::arg("v2", vv->strides[2]), fmt::arg("batch", ap.batch),
       fmt::arg("heads", ap.heads), fmt::arg("kvHeads", ap.kvHeads), fmt::arg("sq", ap.sq), fmt::arg("skv", ap.skv),
       fmt::arg("chunkLen", ap.chunkLen), fmt::arg("numChunks", ap.numChunks), fmt::arg("rowGroups", ap.rowGroups),
-      fmt::arg("ws", workspace), fmt::arg("partialArgs", attentionTemplateArgs(problem, plan, p + "Score")),
+      fmt::arg("ws", ModuleBuilder::bufferRef(workspace, kSplitKCounterBytes)), fmt::arg("partialArgs", attentionTemplateArgs(problem, plan, p + "Score")),
       fmt::arg("combineArgs", combineTemplateArgs(problem, p + "Out"))));
 
   module.addLibraryLaunch(values.planKernelIndex(), p + "attention", plan.partial.grid, plan.partial.block,

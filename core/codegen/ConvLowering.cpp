@@ -86,18 +86,18 @@ std::optional<ConvMatch> matchConv(ValueCode& values) {
 std::string convParamsCode(const ConvMatch& match, const ConvParams& p, ElemType type, int workspace) {
   return fmt::format(
       "  tcx::ConvParams p;\n"
-      "  p.x = static_cast<const {t}*>(b.p[{xb}]) + {xo};\n"
+      "  p.x = {x};\n"
       "  p.xStride[0] = {x0};\n  p.xStride[1] = {x1};\n  p.xStride[2] = {x2};\n  p.xStride[3] = {x3};\n"
-      "  p.w = static_cast<const {t}*>(b.p[{wb}]) + {wo};\n"
+      "  p.w = {w};\n"
       "  p.wStride[0] = {w0};\n  p.wStride[1] = {w1};\n  p.wStride[2] = {w2};\n  p.wStride[3] = {w3};\n"
       "  p.batch = {batch};\n  p.cin = {cin};\n  p.h = {h};\n  p.width = {width};\n"
       "  p.cout = {cout};\n  p.oh = {oh};\n  p.ow = {ow};\n  p.kh = {kh};\n  p.kw = {kw};\n"
       "  p.strideH = {sh};\n  p.strideW = {sw};\n  p.padH = {ph};\n  p.padW = {pw};\n"
       "  p.dilationH = {dh};\n  p.dilationW = {dw};\n  p.vectorX = {vx};\n  p.vectorW = {vw};\n"
       "  p.splitK = {splitK};\n  p.stepsPerSplit = {steps};\n  p.workspace = {ws};\n  p.groups = {groups};\n",
-      fmt::arg("t", cudaTypeName(type)), fmt::arg("xb", match.x.buffer), fmt::arg("xo", match.x.offset),
+      fmt::arg("x", ModuleBuilder::elementPointer(match.x.buffer, match.x.offset, cudaTypeName(type), elemBytes(type))),
       fmt::arg("x0", p.xStride[0]), fmt::arg("x1", p.xStride[1]), fmt::arg("x2", p.xStride[2]),
-      fmt::arg("x3", p.xStride[3]), fmt::arg("wb", match.w.buffer), fmt::arg("wo", match.w.offset),
+      fmt::arg("x3", p.xStride[3]), fmt::arg("w", ModuleBuilder::elementPointer(match.w.buffer, match.w.offset, cudaTypeName(type), elemBytes(type))),
       fmt::arg("w0", p.wStride[0]), fmt::arg("w1", p.wStride[1]), fmt::arg("w2", p.wStride[2]),
       fmt::arg("w3", p.wStride[3]), fmt::arg("batch", p.batch), fmt::arg("cin", p.cin), fmt::arg("h", p.h),
       fmt::arg("width", p.width), fmt::arg("cout", p.cout), fmt::arg("oh", p.oh), fmt::arg("ow", p.ow),
@@ -105,7 +105,7 @@ std::string convParamsCode(const ConvMatch& match, const ConvParams& p, ElemType
       fmt::arg("ph", p.padH), fmt::arg("pw", p.padW), fmt::arg("dh", p.dilationH), fmt::arg("dw", p.dilationW),
       fmt::arg("vx", p.vectorX), fmt::arg("vw", p.vectorW), fmt::arg("splitK", p.splitK),
       fmt::arg("steps", p.stepsPerSplit), fmt::arg("groups", p.groups),
-      fmt::arg("ws", workspace >= 0 ? fmt::format("b.p[{}]", workspace) : "nullptr"));
+      fmt::arg("ws", workspace >= 0 ? ModuleBuilder::bufferRef(workspace) : "nullptr"));
 }
 
 bool emitConv(ValueCode& values, const ConvMatch& match, ElemType type, const CodegenTarget& target) {

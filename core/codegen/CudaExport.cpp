@@ -51,8 +51,10 @@ std::string driverSource(const ExecPlan& plan, const GeneratedPlan& code) {
     buffers += fmt::format("    {{\"scratch {}\", {}LL, {}, -1, -1LL, 0, nullptr}},\n", i, code.scratchBytes[i],
                            code.scratchZeroed[i] ? 5 : 4);
   for (const GeneratedLaunch& l : code.launches) {
-    std::vector<int> slots = l.buffers;
-    slots.resize(code.bufferSlots, -1);
+    std::vector<std::string> slots;
+    for (size_t s = 0; s < code.bufferSlots; ++s)
+      slots.push_back(s < l.buffers.size() ? fmt::format("{{{}, {}LL}}", l.buffers[s].buffer, l.buffers[s].byteOffset)
+                                           : "{-1, 0LL}");
     launches += fmt::format("    {{{}, {{{}, {}, {}}}, {{{}, {}, {}}}, {}u, \"{}\", {{{}}}}},\n", l.entry, l.grid[0],
                             l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2], l.sharedBytes, l.what,
                             fmt::join(slots, ", "));
@@ -92,7 +94,10 @@ struct LaunchSpec {{
   void (*kernel)(Buffers);
   unsigned grid[3], block[3], sharedBytes;
   const char* what;
-  int buffers[{slots}]; // the buffer in each slot of the kernel's argument; -1: none
+  struct {{
+    int buffer; // -1: none
+    long long byteOffset;
+  }} slots[{slots}]; // what each slot of the kernel's argument holds
 }};
 static const LaunchSpec kLaunches[] = {{
 {launches}}};
@@ -138,7 +143,7 @@ int main(int argc, char** argv) {{
   for (const LaunchSpec& l : kLaunches) {{
     Buffers bound = {{}};
     for (int s = 0; s < {slots}; ++s)
-      if (l.buffers[s] >= 0) bound.p[s] = address[l.buffers[s]];
+      if (l.slots[s].buffer >= 0) bound.p[s] = (unsigned char*)address[l.slots[s].buffer] + l.slots[s].byteOffset;
     arguments.push_back(bound);
   }}
   for (const LaunchSpec& l : kLaunches)

@@ -258,18 +258,19 @@ void emitGemmKernel(ValueCode& values, const GemmMatch& match, ElemType type, co
   module.append(fmt::format(
       "extern \"C\" __global__ void __launch_bounds__({bounds}) {entry}(Buffers b) {{\n"
       "  tcx::GemmParams p;\n"
-      "  p.a = {{static_cast<const {t}*>(b.p[{ab}]) + {ao}, {a0}, {a1}, {a2}}};\n"
-      "  p.b = {{static_cast<const {t}*>(b.p[{bb}]) + {bo}, {b0}, {b1}, {b2}}};\n"
+      "  p.a = {{{a}, {a0}, {a1}, {a2}}};\n"
+      "  p.b = {{{b}, {b0}, {b1}, {b2}}};\n"
       "  p.batch = {batch};\n  p.m = {m};\n  p.n = {n};\n  p.k = {k};\n"
       "  p.splitK = {splitK};\n  p.kPerSplit = {kPerSplit};\n  p.kChunk = {kChunk};\n  p.workspace = {ws};\n"
       "  tcx::{body}<{args}>(p, {epilogue}{{b}});\n}}\n\n",
-      fmt::arg("bounds", bounds), fmt::arg("entry", entry), fmt::arg("epilogue", epilogue), fmt::arg("t", t), fmt::arg("ab", av->buffer),
-      fmt::arg("ao", av->offset), fmt::arg("a0", p.a.strideBatch), fmt::arg("a1", p.a.strideRow),
-      fmt::arg("a2", p.a.strideCol), fmt::arg("bb", bv->buffer), fmt::arg("bo", bv->offset),
+      fmt::arg("bounds", bounds), fmt::arg("entry", entry), fmt::arg("epilogue", epilogue), 
+      fmt::arg("a", ModuleBuilder::elementPointer(av->buffer, av->offset, t, elem)), fmt::arg("a0", p.a.strideBatch), fmt::arg("a1", p.a.strideRow),
+      fmt::arg("a2", p.a.strideCol), 
+      fmt::arg("b", ModuleBuilder::elementPointer(bv->buffer, bv->offset, t, elem)),
       fmt::arg("b0", p.b.strideBatch), fmt::arg("b1", p.b.strideRow), fmt::arg("b2", p.b.strideCol),
       fmt::arg("batch", p.batch), fmt::arg("m", p.m), fmt::arg("n", p.n), fmt::arg("k", p.k),
       fmt::arg("splitK", p.splitK), fmt::arg("kPerSplit", p.kPerSplit), fmt::arg("kChunk", p.kChunk),
-      fmt::arg("ws", workspace >= 0 ? fmt::format("b.p[{}]", workspace) : "nullptr"), fmt::arg("body", body),
+      fmt::arg("ws", workspace >= 0 ? ModuleBuilder::bufferRef(workspace) : "nullptr"), fmt::arg("body", body),
       fmt::arg("args", gemmTemplateArgs(plan, epilogue))));
   module.addLibraryLaunch(values.planKernelIndex(), entry, plan.launch.grid, plan.launch.block, plan.launch.sharedBytes,
                    fmt::format("{}gemm {}x{}x{} (batch {}{})", what, p.m, p.n, p.k, p.batch,
@@ -305,9 +306,9 @@ bool emitStagedMatMul(ValueCode& values, const Node& mm, const std::string& entr
   const std::string epilogue = entry + "Epilogue";
   const std::string code = fmt::format(
       "struct {e} {{\n  Buffers b;\n  __device__ __forceinline__ void operator()(int batch, int m, int n, float acc) "
-      "const {{\n{index}    tcx::store<{s}>(b.p[{scratch}], {offset}, tcx::roundTo<{s}>(acc));\n  }}\n}};\n\n",
+      "const {{\n{index}    tcx::store<{s}>({scratch}, {offset}, tcx::roundTo<{s}>(acc));\n  }}\n}};\n\n",
       fmt::arg("e", epilogue), fmt::arg("index", match->outIndex), fmt::arg("s", cudaStorageType(dtype)),
-      fmt::arg("scratch", scratch), fmt::arg("offset", offset));
+      fmt::arg("scratch", ModuleBuilder::bufferRef(scratch)), fmt::arg("offset", offset));
   emitGemmKernel(values, *match, *type, code, epilogue, entry, fmt::format("stage {} on the library ", mm.describe()));
   return true;
 }

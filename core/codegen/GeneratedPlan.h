@@ -5,17 +5,26 @@
 // (intermediates inside a fused kernel, library kernels' workspaces). Every
 // kernel takes one argument, `struct Buffers { void* p[bufferSlots]; }`: the
 // addresses of the buffers its code names, in slots that each launch binds
-// (GeneratedLaunch::buffers). So plan kernels whose code differs only in the
-// buffers it reads and writes -- the layers of an encoder -- share one
-// compiled kernel. The profiler compiles the source with NVRTC and launches
+// (GeneratedLaunch::buffers) to a buffer and a byte offset into it. So plan
+// kernels whose code differs only in the buffers it reads and writes, or in
+// where in them -- the layers of an encoder, a DenseNet layer's slice of its
+// block's concatenation -- share one compiled kernel. The profiler compiles the source with NVRTC and launches
 // by entry name; the exporter writes it out.
 
 #include <array>
+#include <compare>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace tcx {
+
+// What a launch binds to one slot of its kernel's argument.
+struct BufferBinding {
+  int buffer = 0;         // a module buffer
+  int64_t byteOffset = 0; // added to its address
+  auto operator<=>(const BufferBinding&) const = default;
+};
 
 struct GeneratedLaunch {
   int planKernel = 0;      // index into ExecPlan::kernels
@@ -24,9 +33,9 @@ struct GeneratedLaunch {
   std::array<unsigned, 3> block{256, 1, 1};
   unsigned sharedBytes = 0;
   std::string what; // for reports: "stage MatMul '/attn/MatMul'", "store /x", "gemm", ...
-  // The module buffer bound to each slot of the kernel's argument: its
-  // code's b.p[s] is buffer buffers[s].
-  std::vector<int> buffers;
+  // What each slot of the kernel's argument holds: its code's b.p[s] is
+  // the address of buffers[s].buffer plus buffers[s].byteOffset.
+  std::vector<BufferBinding> buffers;
 };
 
 // Lines [first, last] (1-based, inclusive) of the source that a plan kernel's

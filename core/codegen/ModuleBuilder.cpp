@@ -221,6 +221,17 @@ void ModuleBuilder::addLaunch1d(int planKernel, const std::string& entry, int64_
 
 std::string ModuleBuilder::kernelPrefix(int planKernel) { return fmt::format("k{}_", planKernel); }
 
+std::string ModuleBuilder::bufferRef(int buffer, int64_t byteOffset) {
+  TCX_CHECK(byteOffset >= 0, ErrorKind::Internal, "buffer {} named at the negative offset {}", buffer, byteOffset);
+  return byteOffset ? fmt::format("b.p[{}+{}]", buffer, byteOffset) : fmt::format("b.p[{}]", buffer);
+}
+
+std::string ModuleBuilder::elementPointer(int buffer, int64_t elementOffset, std::string_view type, int elementBytes) {
+  if (elementOffset >= 0)
+    return fmt::format("static_cast<const {}*>({})", type, bufferRef(buffer, elementOffset * elementBytes));
+  return fmt::format("static_cast<const {}*>({}) - {}", type, bufferRef(buffer), -elementOffset);
+}
+
 void ModuleBuilder::beginKernel(int planKernel) {
   endKernel();
   currentKernel_ = planKernel;
@@ -240,11 +251,11 @@ bool startsWord(std::string_view text, size_t at) { return at == 0 || !isIdentif
 
 struct BoundCode {
   std::string code;
-  std::vector<int> buffers; // per slot
+  std::vector<BufferBinding> buffers; // per slot
 };
 
-// `code` with each module buffer it names (b.p[i]) bound to a slot, numbered
-// in the order the code first names them.
+// `code` with each module buffer and offset it names (ModuleBuilder::bufferRef)
+// bound to a slot, numbered in the order the code first names them.
 BoundCode bindSlots(std::string_view code) {
   constexpr std::string_view kRef = "b.p[";
   BoundCode bound;
@@ -256,13 +267,16 @@ BoundCode bindSlots(std::string_view code) {
       continue;
     }
     const size_t digits = ref + kRef.size();
-    int buffer = -1;
-    const auto [end, error] = std::from_chars(code.data() + digits, code.data() + code.size(), buffer);
-    const size_t close = static_cast<size_t>(end - code.data());
-    TCX_CHECK(error == std::errc() && close < code.size() && code[close] == ']', ErrorKind::Internal,
-              "generated code names a buffer as '{}', not as b.p[<buffer>]", code.substr(ref, 16));
-    const size_t slot = std::find(bound.buffers.begin(), bound.buffers.end(), buffer) - bound.buffers.begin();
-    if (slot == bound.buffers.size()) bound.buffers.push_back(buffer);
+    const char* const last = code.data() + code.size();
+    BufferBinding binding;
+    std::from_chars_result parsed = std::from_chars(code.data() + digits, last, binding.buffer);
+    if (parsed.ec == std::errc() && parsed.ptr < last && *parsed.ptr == '+')
+      parsed = std::from_chars(parsed.ptr + 1, last, binding.byteOffset);
+    const size_t close = static_cast<size_t>(parsed.ptr - code.data());
+    TCX_CHECK(parsed.ec == std::errc() && close < code.size() && code[close] == ']', ErrorKind::Internal,
+              "generated code names a buffer as '{}', not as ModuleBuilder::bufferRef does", code.substr(ref, 24));
+    const size_t slot = std::find(bound.buffers.begin(), bound.buffers.end(), binding) - bound.buffers.begin();
+    if (slot == bound.buffers.size()) bound.buffers.push_back(binding);
     bound.code += code.substr(at, digits - at);
     bound.code += std::to_string(slot);
     at = close;

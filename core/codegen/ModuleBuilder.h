@@ -3,19 +3,20 @@
 // buffers its kernels asked for, and the launches. Kernel emitters append
 // to it; CudaCodegen wraps it with the includes and the Buffers struct.
 //
-// Emitters name module buffer i as `b.p[i]` and prefix every name a plan
-// kernel defines with kernelPrefix(k). When a plan kernel's code is
-// complete, the builder binds its buffers to slots (b.p[i] becomes b.p[s],
-// numbered in the order the code first names them, and the kernel's
-// launches record which buffer each slot holds); a kernel whose bound code
-// is an earlier kernel's, but for the prefix, keeps no code of its own and
-// launches the earlier kernel's entries (GeneratedPlan::codeKernel).
+// Emitters name module buffers through bufferRef and prefix every name a
+// plan kernel defines with kernelPrefix(k). When a plan kernel's code is
+// complete, the builder binds each buffer and offset it names to a slot
+// (numbered in the order the code first names them; the kernel's launches
+// record what each slot holds); a kernel whose bound code is an earlier
+// kernel's, but for the prefix, keeps no code of its own and launches the
+// earlier kernel's entries (GeneratedPlan::codeKernel).
 
 #include "codegen/GeneratedPlan.h"
 #include "ir/Shape.h"
 #include "ops/CudaLowering.h"
 
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 namespace tcx {
@@ -27,6 +28,13 @@ public:
   // "k<planKernel>_": what every name plan kernel `planKernel` defines
   // begins with.
   static std::string kernelPrefix(int planKernel);
+  // How kernel code names module buffer `buffer` with `byteOffset` (>= 0)
+  // added to its address: a void* the launch binds (GeneratedLaunch::buffers),
+  // spelled b.p[buffer] or b.p[buffer+byteOffset] until the kernel is done.
+  static std::string bufferRef(int buffer, int64_t byteOffset = 0);
+  // A `const type*` to element `elementOffset` of `buffer`, whose elements
+  // take `elementBytes`; a positive offset goes into the binding.
+  static std::string elementPointer(int buffer, int64_t elementOffset, std::string_view type, int elementBytes);
 
   // Device code (functions, constants, kernels) appended in definition order.
   void append(const std::string& code) { code_ += code; }

@@ -150,10 +150,10 @@ bool preferRowKernel(const CudaRowForm& row) { return row.rowWise && row.rowCoun
 // The device function `name` that reads a stage's scratch buffer.
 std::string loadFunction(const std::string& name, DType dtype, const Shape& shape, int scratch,
                          const std::string& offset) {
-  return fmt::format("__device__ __forceinline__ {} {}(const Buffers& b{}{}) {{\n  return tcx::load<{}>(b.p[{}], "
+  return fmt::format("__device__ __forceinline__ {} {}(const Buffers& b{}{}) {{\n  return tcx::load<{}>({}, "
                      "{});\n}}\n\n",
                      cudaComputeType(dtype), name, shape.empty() ? "" : ", ", indexParams(shape.size()),
-                     cudaStorageType(dtype), scratch, offset);
+                     cudaStorageType(dtype), ModuleBuilder::bufferRef(scratch), offset);
 }
 
 } // namespace
@@ -198,8 +198,8 @@ std::string ValueCode::stage(const Node& node, const Value& out, const std::stri
     const CudaBlockFold fold = node.op().cudaBlockFold(ctx);
     if (preferBlockFold(fold, numElements(shape))) {
       module_.addBlockFoldKernel(index_, entry, shape, fold,
-                                 fmt::format("      tcx::store<{}>(b.p[{}], {}, out);\n", cudaStorageType(dtype),
-                                             scratch, offset),
+                                 fmt::format("      tcx::store<{}>({}, {}, out);\n", cudaStorageType(dtype),
+                                             ModuleBuilder::bufferRef(scratch), offset),
                                  fmt::format("stage {} (a block per element)", node.describe()));
       return loadFunction(name, dtype, shape, scratch, offset);
     }
@@ -208,15 +208,16 @@ std::string ValueCode::stage(const Node& node, const Value& out, const std::stri
     const CudaRowForm row = node.op().cudaRow(ctx);
     if (preferRowKernel(row)) {
       module_.addRowKernel(index_, entry, row, cudaComputeType(dtype),
-                           fmt::format("      tcx::store<{}>(b.p[{}], {}, out);\n", cudaStorageType(dtype), scratch,
-                                       offset),
+                           fmt::format("      tcx::store<{}>({}, {}, out);\n", cudaStorageType(dtype),
+                                       ModuleBuilder::bufferRef(scratch), offset),
                            fmt::format("stage {} (a block per row)", node.describe()));
       return loadFunction(name, dtype, shape, scratch, offset);
     }
   }
   const std::string element = node.op().cudaElement(ctx);
-  std::string body = fmt::format("    {} out;\n    {{\n{}    }}\n    tcx::store<{}>(b.p[{}], {}, out);\n",
-                                 cudaComputeType(dtype), element, cudaStorageType(dtype), scratch, offset);
+  std::string body = fmt::format("    {} out;\n    {{\n{}    }}\n    tcx::store<{}>({}, {}, out);\n",
+                                 cudaComputeType(dtype), element, cudaStorageType(dtype),
+                                 ModuleBuilder::bufferRef(scratch), offset);
   module_.addElementKernel(index_, entry, shape, body, fmt::format("stage {}", node.describe()));
   return loadFunction(name, dtype, shape, scratch, offset);
 }

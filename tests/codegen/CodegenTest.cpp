@@ -41,6 +41,12 @@ size_t countOccurrences(const std::string& text, const std::string& needle) {
   return n;
 }
 
+// The slot a launch binds `buffer` to (at offset 0), or -1.
+int slotOf(const GeneratedLaunch& l, int buffer) {
+  const auto slot = std::find(l.buffers.begin(), l.buffers.end(), BufferBinding{buffer, 0});
+  return slot == l.buffers.end() ? -1 : static_cast<int>(slot - l.buffers.begin());
+}
+
 // The lines of `span` in the plan's source.
 std::string spanText(const GeneratedPlan& g, const SourceSpan& span) {
   size_t begin = 0;
@@ -118,12 +124,12 @@ TEST_CASE("plan kernels whose code differs only in its buffers share one compile
   // Kernels 1 to 3 run kernel 0's code; the wider MatMul has its own.
   CHECK(code.codeKernel == std::vector<int>{0, 0, 0, 0, 4});
   std::set<std::string> entries;
-  std::set<std::vector<int>> bindings;
+  std::set<std::vector<BufferBinding>> bindings;
   for (const GeneratedLaunch& l : code.launches) {
     INFO(l.entry << " of plan kernel " << l.planKernel);
     CHECK(l.entry.starts_with("k" + std::to_string(code.codeKernel[l.planKernel]) + "_"));
     CHECK(l.buffers.size() <= code.bufferSlots);
-    CHECK(std::set<int>(l.buffers.begin(), l.buffers.end()).size() == l.buffers.size());
+    CHECK(std::set<BufferBinding>(l.buffers.begin(), l.buffers.end()).size() == l.buffers.size());
     entries.insert(l.entry);
     bindings.insert(l.buffers);
   }
@@ -133,6 +139,35 @@ TEST_CASE("plan kernels whose code differs only in its buffers share one compile
   CHECK(code.source.find("void* p[" + std::to_string(code.bufferSlots) + "];") != std::string::npos);
   // The code names slots, never the module's buffer numbers beyond them.
   CHECK(code.source.find("b.p[" + std::to_string(code.bufferSlots) + "]") == std::string::npos);
+}
+
+TEST_CASE("convolutions that write their own slices of one concatenation share one compiled kernel", "[codegen]") {
+  // A DenseNet block's layers write into the block's concatenation at growing channel offsets: with the
+  // Concat virtual, each convolution stores into its slice; the slice's offset goes into the address its
+  // launch binds, not into the code.
+  GraphBuilder b("slices");
+  Value* x = b.input("x", DType::F32, {1, 16, 8, 8});
+  const AttrMap pads = attrs({{"pads", std::vector<int64_t>{1, 1, 1, 1}}});
+  Value* first = b.op("Conv", {x, b.input("w1", DType::F32, {16, 16, 3, 3})}, pads);
+  Value* second = b.op("Conv", {x, b.input("w2", DType::F32, {16, 16, 3, 3})}, pads);
+  b.output(b.op("Concat", {first, second}, attrs({{"axis", int64_t{1}}})));
+  VtcSession s(b.finish(), defaultGpuPreset());
+  s.select(EdgeConstraintSpecs{});
+  const GeneratedPlan code = generateCuda(s.optimizedPlan());
+  REQUIRE(countLaunches(code, "copy") == 0); // the Concat is virtual
+  const std::vector<GeneratedLaunch> convs = launchesDescribed(code, "conv 3x3");
+  REQUIRE(convs.size() == 2);
+  CHECK(convs[0].entry == convs[1].entry);
+  CHECK(code.codeKernel[convs[1].planKernel] == convs[0].planKernel);
+  // Each binds the concatenation; the second 16 x 8 x 8 floats further in.
+  std::vector<BufferBinding> stores;
+  for (const GeneratedLaunch& l : convs)
+    for (const BufferBinding& binding : l.buffers)
+      if (s.optimizedPlan().buffers.at(binding.buffer).kind == PlanBuffer::Kind::Output) stores.push_back(binding);
+  REQUIRE(stores.size() == 2);
+  CHECK(stores[0].buffer == stores[1].buffer);
+  CHECK(stores[0].byteOffset == 0);
+  CHECK(stores[1].byteOffset == 16 * 8 * 8 * 4);
 }
 
 // TCX_DUMP_CUDA=DIR writes each module to DIR, to compile or read by hand.
@@ -330,11 +365,11 @@ TEST_CASE("the GEMMs and convolutions of a plan share one zeroed split-K workspa
   // to the library kernel.
   int bindings = 0;
   for (const GeneratedLaunch& l : code.launches) {
-    const auto slot = std::find(l.buffers.begin(), l.buffers.end(), static_cast<int>(buffer));
-    if (slot == l.buffers.end()) continue;
+    const int slot = slotOf(l, static_cast<int>(buffer));
+    if (slot < 0) continue;
     ++bindings;
     const SourceSpan& span = code.kernelSpans.at(l.planKernel);
-    CHECK(countOccurrences(spanText(code, span), fmt::format("p.workspace = b.p[{}]", slot - l.buffers.begin())) == 1);
+    CHECK(countOccurrences(spanText(code, span), fmt::format("p.workspace = b.p[{}]", slot)) == 1);
   }
   CHECK(bindings == 3);
   CHECK(countOccurrences(code.source, "p.workspace = nullptr") == 1);
@@ -353,7 +388,7 @@ TEST_CASE("Llama-3-8B decode attention needs under 2 MiB beyond its inputs and w
   REQUIRE(code.scratchZeroed[0]);
   const int workspace = static_cast<int>(code.numPlanBuffers);
   for (const GeneratedLaunch& l : code.launches)
-    CHECK(std::find(l.buffers.begin(), l.buffers.end(), workspace) != l.buffers.end());
+    CHECK(std::ranges::count(l.buffers, workspace, &BufferBinding::buffer) == 1);
   AttentionProblem attention;
   attention.batch = 16, attention.heads = 32, attention.kvHeads = 8, attention.skv = 4096, attention.headDim = 128;
   const int64_t partials = static_cast<int64_t>(planAttention(attention, defaultGpuPreset().smCount).workspaceBytes);
@@ -409,10 +444,10 @@ TEST_CASE("a linear layer over a sequence-first view runs one GEMM per image on 
   CHECK(countOccurrences(code.source, "_acc += ") == 0);
   // The weight (buffer 1) in the slot the GEMM's launch binds it to.
   const GeneratedLaunch gemm = launchesDescribed(code, "gemm 197x2304x768 (batch 32").front();
-  const auto weight = std::find(gemm.buffers.begin(), gemm.buffers.end(), 1);
-  REQUIRE(weight != gemm.buffers.end());
-  CHECK(countOccurrences(code.source, fmt::format("p.b = {{static_cast<const float*>(b.p[{}]) + 0, 0, 2304, 1}};",
-                                                  weight - gemm.buffers.begin())) == 1);
+  const int weight = slotOf(gemm, 1);
+  REQUIRE(weight >= 0);
+  CHECK(countOccurrences(code.source, fmt::format("p.b = {{static_cast<const float*>(b.p[{}]), 0, 2304, 1}};", weight)) ==
+        1);
 }
 
 TEST_CASE("a BatchNormalization is computed in its consumers' loop, not staged", "[codegen]") {
