@@ -1,6 +1,7 @@
 // CUDA code generation from plans, checked without a GPU: which launches a
 // plan becomes and what the mapping functions turn into. GPU execution is
 // checked against the CPU reference in tests/gpu.
+#include "CodegenTestUtil.h"
 #include "Samples.h"
 
 #include "codegen/CudaCodegen.h"
@@ -18,45 +19,8 @@
 #include <set>
 
 using namespace tcx;
+using namespace tcx::test;
 
-namespace {
-
-size_t countLaunches(const GeneratedPlan& g, const std::string& prefix) {
-  size_t n = 0;
-  for (const GeneratedLaunch& l : g.launches) n += l.what.rfind(prefix, 0) == 0;
-  return n;
-}
-
-// The launches whose description mentions `text`.
-std::vector<GeneratedLaunch> launchesDescribed(const GeneratedPlan& g, const std::string& text) {
-  std::vector<GeneratedLaunch> found;
-  for (const GeneratedLaunch& l : g.launches)
-    if (l.what.find(text) != std::string::npos) found.push_back(l);
-  return found;
-}
-
-size_t countOccurrences(const std::string& text, const std::string& needle) {
-  size_t n = 0;
-  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
-  return n;
-}
-
-// The slot a launch binds `buffer` to (at offset 0), or -1.
-int slotOf(const GeneratedLaunch& l, int buffer) {
-  const auto slot = std::find(l.buffers.begin(), l.buffers.end(), BufferBinding{buffer, 0});
-  return slot == l.buffers.end() ? -1 : static_cast<int>(slot - l.buffers.begin());
-}
-
-// The lines of `span` in the plan's source.
-std::string spanText(const GeneratedPlan& g, const SourceSpan& span) {
-  size_t begin = 0;
-  for (int line = 1; line < span.firstLine; ++line) begin = g.source.find('\n', begin) + 1;
-  size_t end = begin;
-  for (int line = span.firstLine; line <= span.lastLine; ++line) end = g.source.find('\n', end) + 1;
-  return g.source.substr(begin, end - begin);
-}
-
-} // namespace
 
 TEST_CASE("llama decode: the optimized plan's kernels read the caches through mapping functions", "[codegen]") {
   VtcSession s(samples::buildLlama3Decode({2, 24, 64, 4, 2, 16, DType::BF16}), defaultGpuPreset());
@@ -109,65 +73,6 @@ TEST_CASE("each plan kernel's source span holds the entries it launches", "[code
       }
     }
   }
-}
-
-TEST_CASE("plan kernels whose code differs only in its buffers share one compiled kernel", "[codegen]") {
-  // An encoder's layers: the same MatMul four times over (each reads the one before, so none fuse), then
-  // one of another width.
-  GraphBuilder b("layers");
-  Value* x = b.input("x", DType::F32, {8, 64});
-  for (int i = 0; i < 4; ++i) x = b.op("MatMul", {x, b.input("w" + std::to_string(i), DType::F32, {64, 64})});
-  b.output(b.op("MatMul", {x, b.input("wide", DType::F32, {64, 96})}));
-  VtcSession s(b.finish(), defaultGpuPreset());
-  const GeneratedPlan code = generateCuda(s.baselinePlan());
-  REQUIRE(code.launches.size() == 5);
-  // Kernels 1 to 3 run kernel 0's code; the wider MatMul has its own.
-  CHECK(code.codeKernel == std::vector<int>{0, 0, 0, 0, 4});
-  std::set<std::string> entries;
-  std::set<std::vector<BufferBinding>> bindings;
-  for (const GeneratedLaunch& l : code.launches) {
-    INFO(l.entry << " of plan kernel " << l.planKernel);
-    CHECK(l.entry.starts_with("k" + std::to_string(code.codeKernel[l.planKernel]) + "_"));
-    CHECK(l.buffers.size() <= code.bufferSlots);
-    CHECK(std::set<BufferBinding>(l.buffers.begin(), l.buffers.end()).size() == l.buffers.size());
-    entries.insert(l.entry);
-    bindings.insert(l.buffers);
-  }
-  CHECK(entries.size() == 2);
-  CHECK(bindings.size() == 5); // each launch reads and writes buffers of its own
-  CHECK(countOccurrences(code.source, "(Buffers b) {") == 2);
-  CHECK(code.source.find("void* p[" + std::to_string(code.bufferSlots) + "];") != std::string::npos);
-  // The code names slots, never the module's buffer numbers beyond them.
-  CHECK(code.source.find("b.p[" + std::to_string(code.bufferSlots) + "]") == std::string::npos);
-}
-
-TEST_CASE("convolutions that write their own slices of one concatenation share one compiled kernel", "[codegen]") {
-  // A DenseNet block's layers write into the block's concatenation at growing channel offsets: with the
-  // Concat virtual, each convolution stores into its slice; the slice's offset goes into the address its
-  // launch binds, not into the code.
-  GraphBuilder b("slices");
-  Value* x = b.input("x", DType::F32, {1, 16, 8, 8});
-  const AttrMap pads = attrs({{"pads", std::vector<int64_t>{1, 1, 1, 1}}});
-  Value* first = b.op("Conv", {x, b.input("w1", DType::F32, {16, 16, 3, 3})}, pads);
-  Value* second = b.op("Conv", {x, b.input("w2", DType::F32, {16, 16, 3, 3})}, pads);
-  b.output(b.op("Concat", {first, second}, attrs({{"axis", int64_t{1}}})));
-  VtcSession s(b.finish(), defaultGpuPreset());
-  s.select(EdgeConstraintSpecs{});
-  const GeneratedPlan code = generateCuda(s.optimizedPlan());
-  REQUIRE(countLaunches(code, "copy") == 0); // the Concat is virtual
-  const std::vector<GeneratedLaunch> convs = launchesDescribed(code, "conv 3x3");
-  REQUIRE(convs.size() == 2);
-  CHECK(convs[0].entry == convs[1].entry);
-  CHECK(code.codeKernel[convs[1].planKernel] == convs[0].planKernel);
-  // Each binds the concatenation; the second 16 x 8 x 8 floats further in.
-  std::vector<BufferBinding> stores;
-  for (const GeneratedLaunch& l : convs)
-    for (const BufferBinding& binding : l.buffers)
-      if (s.optimizedPlan().buffers.at(binding.buffer).kind == PlanBuffer::Kind::Output) stores.push_back(binding);
-  REQUIRE(stores.size() == 2);
-  CHECK(stores[0].buffer == stores[1].buffer);
-  CHECK(stores[0].byteOffset == 0);
-  CHECK(stores[1].byteOffset == 16 * 8 * 8 * 4);
 }
 
 // TCX_DUMP_CUDA=DIR writes each module to DIR, to compile or read by hand.
@@ -373,30 +278,6 @@ TEST_CASE("the GEMMs and convolutions of a plan share one zeroed split-K workspa
   }
   CHECK(bindings == 3);
   CHECK(countOccurrences(code.source, "p.workspace = nullptr") == 1);
-}
-
-TEST_CASE("Llama-3-8B decode attention needs under 2 MiB beyond its inputs and weights", "[codegen]") {
-  // Issue 20's memory target (VTC Fig. 2, batch 16, 4096 positions): Q in the arena, the output, and
-  // one workspace that the QKV GEMM's split-K and the attention's partials (bf16, after the counters)
-  // share, because the launches run one after another.
-  VtcSession s(samples::buildLlama3Decode({.outputProjection = false}), defaultGpuPreset());
-  s.select(EdgeConstraintSpecs{});
-  const ExecPlan& plan = s.optimizedPlan();
-  const GeneratedPlan code = generateCuda(plan);
-  REQUIRE(countLaunches(code, "attention") == 2);
-  REQUIRE(code.scratchBytes.size() == 1);
-  REQUIRE(code.scratchZeroed[0]);
-  const int workspace = static_cast<int>(code.numPlanBuffers);
-  for (const GeneratedLaunch& l : code.launches)
-    CHECK(std::ranges::count(l.buffers, workspace, &BufferBinding::buffer) == 1);
-  AttentionProblem attention;
-  attention.batch = 16, attention.heads = 32, attention.kvHeads = 8, attention.skv = 4096, attention.headDim = 128;
-  const int64_t partials = static_cast<int64_t>(planAttention(attention, defaultGpuPreset().smCount).workspaceBytes);
-  CHECK(code.scratchBytes[0] == kSplitKCounterBytes + partials);
-  int64_t extra = plan.arenaBytes + code.scratchBytes[0];
-  for (const PlanBuffer& b : plan.buffers)
-    if (b.kind == PlanBuffer::Kind::Output && b.aliasOf < 0) extra += b.bytes;
-  CHECK(extra < 2 << 20);
 }
 
 TEST_CASE("a float attention runs its two MatMuls on the library GEMMs", "[codegen]") {

@@ -60,7 +60,7 @@ TEST_CASE("the largest kernels go first to the part with the least code", "[prof
   CHECK(all == std::set<int>{0, 1, 3, 4, 5});
 }
 
-TEST_CASE("the compile cost weighs library templates; a kernel that runs another's code costs nothing",
+TEST_CASE("the compile cost weighs library templates, and a kernel that runs another's code costs nothing",
           "[profiler][nvrtc]") {
   // Three layers of a convolution (a library template) then a store, the last two convolutions the first's
   // code with other buffers; a wider convolution; a larger store.

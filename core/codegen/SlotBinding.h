@@ -1,0 +1,34 @@
+#pragma once
+// How a kernel's code names its buffers (GeneratedPlan.h): while it is
+// generated, as module buffers with a byte offset into them; once it is
+// complete, as the slots of its `Buffers` argument that its launches bind.
+// ModuleBuilder does the binding when a plan kernel's code ends, and
+// compares bound code to share it between plan kernels.
+
+#include "codegen/GeneratedPlan.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tcx {
+
+// b.p[buffer], or b.p[buffer+byteOffset] with a positive offset: a void*
+// that bindSlots replaces with a slot.
+std::string unboundBufferRef(int buffer, int64_t byteOffset);
+
+struct BoundCode {
+  std::string code;
+  std::vector<BufferBinding> buffers; // per slot
+};
+
+// `code` with each buffer and offset it names (unboundBufferRef) bound to a
+// slot, b.p[slot], numbered in the order the code first names them. Raises
+// Internal for a b.p[ spelled otherwise.
+BoundCode bindSlots(std::string_view code);
+
+// `code` with the identifiers that begin with `prefix` begun with `to`.
+std::string replacePrefix(std::string_view code, std::string_view prefix, std::string_view to);
+
+} // namespace tcx

@@ -1,0 +1,47 @@
+#pragma once
+// What the code generation tests ask of a GeneratedPlan.
+
+#include "codegen/GeneratedPlan.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace tcx::test {
+
+inline size_t countLaunches(const GeneratedPlan& g, const std::string& prefix) {
+  size_t n = 0;
+  for (const GeneratedLaunch& l : g.launches) n += l.what.rfind(prefix, 0) == 0;
+  return n;
+}
+
+// The launches whose description mentions `text`.
+inline std::vector<GeneratedLaunch> launchesDescribed(const GeneratedPlan& g, const std::string& text) {
+  std::vector<GeneratedLaunch> found;
+  for (const GeneratedLaunch& l : g.launches)
+    if (l.what.find(text) != std::string::npos) found.push_back(l);
+  return found;
+}
+
+inline size_t countOccurrences(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+// The slot a launch binds `buffer` to (at offset 0), or -1.
+inline int slotOf(const GeneratedLaunch& l, int buffer) {
+  const auto slot = std::find(l.buffers.begin(), l.buffers.end(), BufferBinding{buffer, 0});
+  return slot == l.buffers.end() ? -1 : static_cast<int>(slot - l.buffers.begin());
+}
+
+// The lines of `span` in the plan's source.
+inline std::string spanText(const GeneratedPlan& g, const SourceSpan& span) {
+  size_t begin = 0;
+  for (int line = 1; line < span.firstLine; ++line) begin = g.source.find('\n', begin) + 1;
+  size_t end = begin;
+  for (int line = span.firstLine; line <= span.lastLine; ++line) end = g.source.find('\n', end) + 1;
+  return g.source.substr(begin, end - begin);
+}
+
+} // namespace tcx::test
