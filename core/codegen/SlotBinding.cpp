@@ -53,6 +53,23 @@ BoundCode bindSlots(std::string_view code) {
   return bound;
 }
 
+std::vector<std::string> describeSlots(const ExecPlan& plan, const GeneratedPlan& code, int planKernel) {
+  const auto launch = std::ranges::find(code.launches, planKernel, &GeneratedLaunch::planKernel);
+  if (launch == code.launches.end()) return {};
+  std::vector<std::string> slots;
+  for (size_t s = 0; s < launch->buffers.size(); ++s) {
+    const BufferBinding& binding = launch->buffers[s];
+    const size_t scratch = static_cast<size_t>(binding.buffer) - code.numPlanBuffers;
+    const std::string buffer =
+        static_cast<size_t>(binding.buffer) < code.numPlanBuffers ? plan.buffers.at(binding.buffer).name
+        : code.scratchZeroed.at(scratch)                          ? std::string("the shared workspace")
+                                                                  : fmt::format("scratch {}", scratch);
+    slots.push_back(binding.byteOffset ? fmt::format("b.p[{}] = {} + {} bytes", s, buffer, binding.byteOffset)
+                                       : fmt::format("b.p[{}] = {}", s, buffer));
+  }
+  return slots;
+}
+
 std::string replacePrefix(std::string_view code, std::string_view prefix, std::string_view to) {
   std::string out;
   size_t at = 0;

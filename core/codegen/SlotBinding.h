@@ -6,6 +6,7 @@
 // compares bound code to share it between plan kernels.
 
 #include "codegen/GeneratedPlan.h"
+#include "plan/ExecPlan.h"
 
 #include <cstdint>
 #include <string>
@@ -27,6 +28,12 @@ struct BoundCode {
 // slot, b.p[slot], numbered in the order the code first names them. Raises
 // Internal for a b.p[ spelled otherwise.
 BoundCode bindSlots(std::string_view code);
+
+// What each slot of plan kernel `planKernel`'s argument holds, for a reader
+// of its code: "b.p[0] = x", "b.p[1] = /features/Concat_3 + 4096 bytes",
+// "b.p[2] = the shared workspace". Its launches all bind the same; none if it
+// has no launch.
+std::vector<std::string> describeSlots(const ExecPlan& plan, const GeneratedPlan& code, int planKernel);
 
 // `code` with the identifiers that begin with `prefix` begun with `to`.
 std::string replacePrefix(std::string_view code, std::string_view prefix, std::string_view to);

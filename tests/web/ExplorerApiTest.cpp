@@ -247,7 +247,7 @@ TEST_CASE("Search finds items in a view, inside collapsed groups too", "[web][ap
   CHECK(call(api, "GET /api/search?view=computation&q=(&mode=regex").status == 400);
 }
 
-TEST_CASE("The CUDA source marks every kernel's lines", "[web][api]") {
+TEST_CASE("The CUDA source marks every kernel's lines and says what its buffer slots hold", "[web][api]") {
   auto api = makeApi();
   REQUIRE(call(api, "POST /api/open", openBody(kLlama)).status == 200);
   const web::ApiResponse source = call(api, "GET /api/source?plan=optimized");
@@ -260,7 +260,20 @@ TEST_CASE("The CUDA source marks every kernel's lines", "[web][api]") {
     CHECK(span[0].get<int>() >= 1);
     CHECK(span[0].get<int>() <= span[1].get<int>());
     CHECK(span[1].get<int>() <= lines);
+    // The slots, in order, each naming what the kernel's launches bind to it.
+    const json& slots = source.body.at("slots").at(key);
+    REQUIRE(!slots.empty());
+    for (size_t s = 0; s < slots.size(); ++s)
+      CHECK(slots[s].get<std::string>().starts_with("b.p[" + std::to_string(s) + "] = "));
   }
+  // The QKV projection reads the graph's input x and the weight, and the decode attention's partials go to the
+  // workspace the GEMMs share.
+  std::string all;
+  for (const auto& [key, slots] : source.body.at("slots").items())
+    for (const json& slot : slots) all += slot.get<std::string>() + "\n";
+  CHECK(all.find("] = x\n") != std::string::npos);
+  CHECK(all.find("] = w_qkv\n") != std::string::npos);
+  CHECK(all.find("] = the shared workspace + 16384 bytes\n") != std::string::npos);
 }
 
 TEST_CASE("Unknown requests and wrong methods are refused", "[web][api]") {

@@ -215,9 +215,13 @@ async function checkSelection(page) {
   const source = await page.evaluate(() => ({
     unavailable: document.getElementById('source').classList.contains('unavailable'),
     marked: document.querySelectorAll('#source .line.marked').length,
+    label: document.getElementById('source-label').textContent,
   }));
   if (source.unavailable) note('no CUDA for this model: no source lines to mark');
-  else check('its kernel\'s CUDA lines marked', source.marked > 0, source.marked + ' lines');
+  else {
+    check('its kernel\'s CUDA lines marked', source.marked > 0, source.marked + ' lines');
+    check('what its buffer slots hold', source.label.includes('b.p[0] = '), source.label);
+  }
   if (s.counterparts.kernels) {
     await showTab(page, 'kernels');
     const marked = await page.evaluate(() => [...window.tcx.views.main.marks.selected]);

@@ -5,11 +5,13 @@
 #include "PlanChoice.h"
 
 #include "codegen/CudaCodegen.h"
+#include "codegen/SlotBinding.h"
 #include "support/Error.h"
 
 #include <QFontDatabase>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QStringList>
 #include <QTextBlock>
 #include <QVBoxLayout>
 
@@ -39,6 +41,8 @@ SourcePanel::SourcePanel(ExplorerModel& model, QWidget* parent)
   if (model_.isOpen()) regenerate();
 }
 
+QString SourcePanel::status() const { return status_->text(); }
+
 const ExecPlan& SourcePanel::shownPlan() const { return planChoice_->plan(model_.session()); }
 
 void SourcePanel::regenerate() {
@@ -47,12 +51,13 @@ void SourcePanel::regenerate() {
   code_.reset();
   try {
     code_ = generateCuda(shownPlan());
-    status_->setText(tr("%1 kernels, %2 launches: the module tcx compiles with NVRTC")
-                         .arg(shownPlan().kernels.size())
-                         .arg(code_->launches.size()));
+    summary_ = tr("%1 kernels, %2 launches: the module tcx compiles with NVRTC")
+                   .arg(shownPlan().kernels.size())
+                   .arg(code_->launches.size());
   } catch (const Error& e) {
-    status_->setText(tr("No CUDA for this plan: %1").arg(QString::fromStdString(e.what())));
+    summary_ = tr("No CUDA for this plan: %1").arg(QString::fromStdString(e.what()));
   }
+  status_->setText(summary_);
   generateSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   syncing_ = true;
   text_->setPlainText(code_ ? QString::fromStdString(code_->source) : QString());
@@ -65,6 +70,12 @@ void SourcePanel::showSelection(const view::ItemRef& ref) {
   if (!code_) return;
   std::optional<size_t> kernel = view::planKernelOf(shownPlan(), ref);
   span_ = kernel ? code_->kernelSpans[*kernel] : SourceSpan{};
+  // What the kernel's b.p[...] hold: its launches bind them, so its code may be another kernel's.
+  QStringList bound;
+  if (kernel)
+    for (const std::string& slot : describeSlots(shownPlan(), *code_, static_cast<int>(*kernel)))
+      bound << QString::fromStdString(slot);
+  status_->setText(bound.isEmpty() ? summary_ : summary_ + "\n" + bound.join(", "));
   QList<QTextEdit::ExtraSelection> marks;
   if (!span_.empty()) {
     QTextEdit::ExtraSelection mark;

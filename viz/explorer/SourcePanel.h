@@ -27,6 +27,9 @@ public:
   explicit SourcePanel(ExplorerModel& model, QWidget* parent = nullptr);
 
   QString source() const;
+  // The line above the code: the module's size, and what the selected
+  // kernel's buffer slots hold.
+  QString status() const;
   // The marked kernel's lines, or an empty span.
   SourceSpan highlightedSpan() const { return span_; }
   // Selects the kernel whose code holds `line` (1-based), as a click does.
@@ -46,6 +49,7 @@ private:
   QPlainTextEdit* text_;
   CudaHighlighter* highlighter_;
   std::optional<GeneratedPlan> code_;
+  QString summary_; // what the status says with no kernel selected
   SourceSpan span_;
   double generateSeconds_ = 0;
   bool syncing_ = false;

@@ -5,6 +5,7 @@
 
 #include "backend/GpuBackend.h"
 #include "codegen/CudaCodegen.h"
+#include "codegen/SlotBinding.h"
 #include "onnx/OnnxImporter.h"
 #include "superopt/SuperoptSearch.h"
 #include "superopt/Superoptimize.h"
@@ -293,11 +294,17 @@ nlohmann::json ExplorerApi::source(const ApiRequest& request) {
   } catch (const Error& e) {
     throw ApiError(422, std::string("no CUDA for this plan: ") + e.what());
   }
-  nlohmann::json spans = nlohmann::json::object();
-  for (size_t i = 0; i < plan.kernels.size() && i < code.kernelSpans.size(); ++i)
-    if (!code.kernelSpans[i].empty())
-      spans[view::kernelRef(plan.kernels[i]).key()] = {code.kernelSpans[i].firstLine, code.kernelSpans[i].lastLine};
-  return {{"plan", optimized ? "optimized" : "baseline"}, {"code", code.source}, {"spans", std::move(spans)}};
+  nlohmann::json spans = nlohmann::json::object(), slots = nlohmann::json::object();
+  for (size_t i = 0; i < plan.kernels.size() && i < code.kernelSpans.size(); ++i) {
+    if (code.kernelSpans[i].empty()) continue;
+    const std::string key = view::kernelRef(plan.kernels[i]).key();
+    spans[key] = {code.kernelSpans[i].firstLine, code.kernelSpans[i].lastLine};
+    slots[key] = describeSlots(plan, code, static_cast<int>(i));
+  }
+  return {{"plan", optimized ? "optimized" : "baseline"},
+          {"code", code.source},
+          {"spans", std::move(spans)},
+          {"slots", std::move(slots)}};
 }
 
 nlohmann::json ExplorerApi::details(const ApiRequest& request) {

@@ -49,13 +49,16 @@ window.tcx = window.tcx || {};
       this.pre = pre;
       this.label = label;
       this.spans = {};
+      this.slots = {};
       this.lines = [];
+      this.summary = '';
     }
 
     // A large model's CUDA (Swin-T: 350 KB, 10,000 lines) is shown plain and only the marked kernel's lines are
     // highlighted: highlighting and inserting all of it took seconds of the model's open time.
     show(answer) {
       this.spans = answer.spans || {};
+      this.slots = answer.slots || {};
       const code = answer.code || '';
       this.lazy = code.length > LAZY_HIGHLIGHT_CHARS;
       this.plain = code.split('\n');
@@ -70,22 +73,27 @@ window.tcx = window.tcx || {};
       this.pre.innerHTML = chunks.join('');
       this.lines = this.pre.getElementsByClassName('line');
       this.pre.classList.remove('unavailable');
-      this.label.textContent = answer.plan ? answer.plan + ' plan, ' + lines.length + ' lines' : '';
+      this.summary = answer.plan ? answer.plan + ' plan, ' + lines.length + ' lines' : '';
+      this.label.textContent = this.summary;
     }
 
     // What the server said instead of code (a 422: why there is no CUDA for this model).
     showError(message) {
       this.spans = {};
+      this.slots = {};
       this.lines = [];
       this.pre.textContent = message;
       this.pre.classList.add('unavailable');
       this.label.textContent = 'no CUDA';
     }
 
-    // Marks the lines of kernel `key` and scrolls to them.
+    // Marks the lines of kernel `key`, says what its code's b.p[...] hold (a kernel takes the buffers its launch
+    // binds, so layers that differ only in their buffers share code) and scrolls to them.
     mark(key) {
       for (const line of [...this.pre.getElementsByClassName('marked')]) line.classList.remove('marked');
       const span = key && this.spans[key];
+      const slots = (key && this.slots[key]) || [];
+      if (this.summary) this.label.textContent = this.summary + (slots.length ? ' · ' + slots.join(', ') : '');
       if (!span) return;
       const lines = this.lines;
       const first = span[0];

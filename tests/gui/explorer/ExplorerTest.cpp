@@ -102,6 +102,7 @@ TEST_CASE("a selected node shows in every view", "[gui][explorer]") {
     const SourceSpan span = window->sourcePanel().highlightedSpan();
     CHECK(!span.empty());
     CHECK(span.firstLine <= span.lastLine);
+    CHECK(window->sourcePanel().status().contains("b.p[0] = "));
     CHECK(window->latencyPanel().selectedRow() >= 0);
 
     // A click in the kernel's code selects the kernel, and the graph follows.
