@@ -13,10 +13,8 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cstdlib>
 #include <fstream>
-#include <set>
 
 using namespace tcx;
 using namespace tcx::test;
