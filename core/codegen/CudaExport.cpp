@@ -48,8 +48,8 @@ std::string driverSource(const ExecPlan& plan, const GeneratedPlan& code) {
                            b.aliasOf, b.arenaOffset, fillCode(b.dtype), init);
   }
   for (size_t i = 0; i < code.scratchBytes.size(); ++i)
-    buffers += fmt::format("    {{\"scratch {}\", {}LL, {}, -1, -1LL, 0, nullptr}},\n", i, code.scratchBytes[i],
-                           code.scratchZeroed[i] ? 5 : 4);
+    buffers += fmt::format("    {{\"scratch: {}\", {}LL, {}, -1, -1LL, 0, nullptr}},\n", code.scratchNames[i],
+                           code.scratchBytes[i], code.scratchZeroed[i] ? 5 : 4);
   for (const GeneratedLaunch& l : code.launches) {
     std::vector<std::string> slots;
     for (size_t s = 0; s < code.bufferSlots; ++s)

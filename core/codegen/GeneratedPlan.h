@@ -68,6 +68,8 @@ struct GeneratedPlan {
   // Scratch buffers that must be zero when allocated (split-K arrival
   // counters, which every run leaves at zero again).
   std::vector<bool> scratchZeroed;
+  // What each scratch buffer holds, for readers of the code and the export.
+  std::vector<std::string> scratchNames;
 
   size_t numBuffers() const { return numPlanBuffers + scratchBytes.size(); }
 };

@@ -42,8 +42,8 @@ public:
   // to plan kernel `planKernel` (GeneratedPlan::kernelSpans). It is guarded
   // so that a compile of part of the module (GeneratedPlan.h) leaves it out.
   void beginKernel(int planKernel);
-  // A new scratch buffer; returns its buffer index.
-  int addScratch(int64_t bytes, bool zeroed = false);
+  // A new scratch buffer holding `name`; returns its buffer index.
+  int addScratch(int64_t bytes, std::string name, bool zeroed = false);
   // The workspace of the library kernels, grown to `bytes` if smaller;
   // returns its buffer index. It begins with the split-K arrival counters
   // (abi.h), zeroed once, then the GEMMs' partial tiles or the attention's

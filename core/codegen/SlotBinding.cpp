@@ -59,11 +59,9 @@ std::vector<std::string> describeSlots(const ExecPlan& plan, const GeneratedPlan
   std::vector<std::string> slots;
   for (size_t s = 0; s < launch->buffers.size(); ++s) {
     const BufferBinding& binding = launch->buffers[s];
-    const size_t scratch = static_cast<size_t>(binding.buffer) - code.numPlanBuffers;
-    const std::string buffer =
-        static_cast<size_t>(binding.buffer) < code.numPlanBuffers ? plan.buffers.at(binding.buffer).name
-        : code.scratchZeroed.at(scratch)                          ? std::string("the shared workspace")
-                                                                  : fmt::format("scratch {}", scratch);
+    const size_t b = static_cast<size_t>(binding.buffer);
+    const std::string& buffer =
+        b < code.numPlanBuffers ? plan.buffers.at(b).name : code.scratchNames.at(b - code.numPlanBuffers);
     slots.push_back(binding.byteOffset ? fmt::format("b.p[{}] = {} + {} bytes", s, buffer, binding.byteOffset)
                                        : fmt::format("b.p[{}] = {}", s, buffer));
   }

@@ -31,8 +31,8 @@ BoundCode bindSlots(std::string_view code);
 
 // What each slot of plan kernel `planKernel`'s argument holds, for a reader
 // of its code: "b.p[0] = x", "b.p[1] = /features/Concat_3 + 4096 bytes",
-// "b.p[2] = the shared workspace". Its launches all bind the same; none if it
-// has no launch.
+// "b.p[2] = /attn/Softmax_output_0, staged" (a scratch buffer's name). Its
+// launches all bind the same; none if it has no launch.
 std::vector<std::string> describeSlots(const ExecPlan& plan, const GeneratedPlan& code, int planKernel);
 
 // `code` with the identifiers that begin with `prefix` begun with `to`.

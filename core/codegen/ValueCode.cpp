@@ -188,7 +188,7 @@ std::string ValueCode::stage(const Node& node, const Value& out, const std::stri
   const Shape& shape = out.type().shape;
   const std::vector<std::string> index = indexNames(shape.size());
   const CudaElementContext ctx = elementContext(node, out, index);
-  const int scratch = module_.addScratch(out.type().byteSize());
+  const int scratch = module_.addScratch(out.type().byteSize(), out.name() + ", staged");
   stagedScratch_[&out] = scratch;
   const std::string offset = rowMajorOffset(shape);
   const std::string entry = fmt::format("{}stage{}", prefix(), stages_++);

@@ -7,6 +7,7 @@
 #include "RealModels.h"
 #include "support/PlanCheck.h"
 
+#include "codegen/CudaCodegen.h"
 #include "exec/Checksum.h"
 #include "exec/RandomInputs.h"
 #include "exec/ReferenceExecutor.h"
@@ -72,6 +73,40 @@ TEST_CASE("every real model imports, optimises and runs, its plans matching the 
         INFO((plan == &s.baselinePlan() ? "baseline plan" : "optimised plan"));
         test::requireBitIdentical(s, *plan, inputs, ref);
       }
+    }
+  }
+}
+
+TEST_CASE("every real model's CUDA shares repeated layers' kernels and binds buffers within their bounds", "[models]") {
+  // A kernel's code names slots that each launch binds to a buffer and a byte offset (GeneratedPlan.h), so the
+  // layers of a transformer compile one set of kernels. tests/gpu runs the shared kernels against the reference;
+  // here, on every export, each launch's entry is defined and each binding lies inside its buffer.
+  for (const test::RealModel& m : test::realModels("small")) {
+    SECTION(m.name + "." + m.exporter) {
+      INFO(m.path << " (" << m.what << ")");
+      VtcSession s(importOnnx(m.path), defaultGpuPreset());
+      s.select(EdgeConstraintSpecs{});
+      const ExecPlan& plan = s.optimizedPlan();
+      const GeneratedPlan code = generateCuda(plan);
+      for (const GeneratedLaunch& l : code.launches) {
+        INFO("launch " << l.entry << ": " << l.what);
+        CHECK(code.source.find(" " + l.entry + "(Buffers b)") != std::string::npos);
+        CHECK(l.buffers.size() <= code.bufferSlots);
+        for (const BufferBinding& binding : l.buffers) {
+          REQUIRE(binding.buffer >= 0);
+          REQUIRE(static_cast<size_t>(binding.buffer) < code.numBuffers());
+          const size_t scratch = static_cast<size_t>(binding.buffer) - code.numPlanBuffers;
+          const int64_t bytes = static_cast<size_t>(binding.buffer) < code.numPlanBuffers
+                                    ? plan.buffers[binding.buffer].bytes
+                                    : code.scratchBytes[scratch];
+          CHECK(binding.byteOffset >= 0);
+          CHECK(binding.byteOffset < std::max<int64_t>(bytes, 1));
+        }
+      }
+      size_t shared = 0;
+      for (size_t k = 0; k < code.codeKernel.size(); ++k) shared += code.codeKernel[k] != static_cast<int>(k);
+      // Every transformer export has at least two identical layers.
+      if (m.kind == "decoder" || m.kind == "encoder" || m.kind == "vit") CHECK(shared > 0);
     }
   }
 }

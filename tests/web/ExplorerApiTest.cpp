@@ -273,7 +273,7 @@ TEST_CASE("The CUDA source marks every kernel's lines and says what its buffer s
     for (const json& slot : slots) all += slot.get<std::string>() + "\n";
   CHECK(all.find("] = x\n") != std::string::npos);
   CHECK(all.find("] = w_qkv\n") != std::string::npos);
-  CHECK(all.find("] = the shared workspace + 16384 bytes\n") != std::string::npos);
+  CHECK(all.find("] = the library kernels' workspace + 16384 bytes\n") != std::string::npos);
 }
 
 TEST_CASE("Unknown requests and wrong methods are refused", "[web][api]") {
