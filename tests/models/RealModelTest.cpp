@@ -4,6 +4,7 @@
 // VTC-optimised plans compute them bit for bit as the reference executor
 // does (exec/PlanExecutor.h: a plan runs the reference kernels, so any
 // difference is a wrong mapping function, a missed region or a bad buffer).
+// Both plans' CUDA is generated too, and its buffer bindings checked.
 #include "RealModels.h"
 #include "support/PlanCheck.h"
 
@@ -28,6 +29,33 @@ bool finite(const Tensor& t) {
   for (int64_t i = 0; i < t.numElements(); ++i)
     if (!std::isfinite(t.elementAsDouble(i))) return false;
   return true;
+}
+
+// A kernel's code names slots that each launch binds to a buffer and a byte
+// offset (codegen/GeneratedPlan.h), so the layers of a transformer compile
+// one set of kernels. tests/gpu runs the shared kernels against the
+// reference; here each launch's entry is defined and each binding lies
+// inside its buffer.
+void checkSharedCode(const test::RealModel& m, const ExecPlan& plan) {
+  const GeneratedPlan code = generateCuda(plan);
+  for (const GeneratedLaunch& l : code.launches) {
+    INFO("launch " << l.entry << ": " << l.what);
+    CHECK(code.source.find(" " + l.entry + "(Buffers b)") != std::string::npos);
+    CHECK(l.buffers.size() <= code.bufferSlots);
+    for (const BufferBinding& binding : l.buffers) {
+      REQUIRE(binding.buffer >= 0);
+      const auto buffer = static_cast<size_t>(binding.buffer);
+      REQUIRE(buffer < code.numBuffers());
+      const int64_t bytes =
+          buffer < code.numPlanBuffers ? plan.buffers[buffer].bytes : code.scratchBytes[buffer - code.numPlanBuffers];
+      CHECK(binding.byteOffset >= 0);
+      CHECK(binding.byteOffset < std::max<int64_t>(bytes, 1));
+    }
+  }
+  size_t shared = 0;
+  for (size_t k = 0; k < code.codeKernel.size(); ++k) shared += code.codeKernel[k] != static_cast<int>(k);
+  // Every transformer export has at least two identical layers.
+  if (m.kind == "decoder" || m.kind == "encoder" || m.kind == "vit") CHECK(shared > 0);
 }
 
 } // namespace
@@ -55,7 +83,8 @@ TEST_CASE("the suite has the models and exporters issue 19 asks for", "[models]"
   CHECK(test::realModels("full").size() == small.size());
 }
 
-TEST_CASE("every real model imports, optimises and runs, its plans matching the reference", "[models]") {
+TEST_CASE("every real model imports, optimises and runs, its plans matching the reference and sharing kernels",
+          "[models]") {
   for (const test::RealModel& m : test::realModels("small")) {
     SECTION(m.name + "." + m.exporter) {
       INFO(m.path << " (" << m.what << ")");
@@ -72,41 +101,9 @@ TEST_CASE("every real model imports, optimises and runs, its plans matching the 
       for (const ExecPlan* plan : {&s.baselinePlan(), &s.optimizedPlan()}) {
         INFO((plan == &s.baselinePlan() ? "baseline plan" : "optimised plan"));
         test::requireBitIdentical(s, *plan, inputs, ref);
+        checkSharedCode(m, *plan);
       }
     }
   }
 }
 
-TEST_CASE("every real model's CUDA shares repeated layers' kernels and binds buffers within their bounds", "[models]") {
-  // A kernel's code names slots that each launch binds to a buffer and a byte offset (GeneratedPlan.h), so the
-  // layers of a transformer compile one set of kernels. tests/gpu runs the shared kernels against the reference;
-  // here, on every export, each launch's entry is defined and each binding lies inside its buffer.
-  for (const test::RealModel& m : test::realModels("small")) {
-    SECTION(m.name + "." + m.exporter) {
-      INFO(m.path << " (" << m.what << ")");
-      VtcSession s(importOnnx(m.path), defaultGpuPreset());
-      s.select(EdgeConstraintSpecs{});
-      const ExecPlan& plan = s.optimizedPlan();
-      const GeneratedPlan code = generateCuda(plan);
-      for (const GeneratedLaunch& l : code.launches) {
-        INFO("launch " << l.entry << ": " << l.what);
-        CHECK(code.source.find(" " + l.entry + "(Buffers b)") != std::string::npos);
-        CHECK(l.buffers.size() <= code.bufferSlots);
-        for (const BufferBinding& binding : l.buffers) {
-          REQUIRE(binding.buffer >= 0);
-          REQUIRE(static_cast<size_t>(binding.buffer) < code.numBuffers());
-          const size_t scratch = static_cast<size_t>(binding.buffer) - code.numPlanBuffers;
-          const int64_t bytes = static_cast<size_t>(binding.buffer) < code.numPlanBuffers
-                                    ? plan.buffers[binding.buffer].bytes
-                                    : code.scratchBytes[scratch];
-          CHECK(binding.byteOffset >= 0);
-          CHECK(binding.byteOffset < std::max<int64_t>(bytes, 1));
-        }
-      }
-      size_t shared = 0;
-      for (size_t k = 0; k < code.codeKernel.size(); ++k) shared += code.codeKernel[k] != static_cast<int>(k);
-      // Every transformer export has at least two identical layers.
-      if (m.kind == "decoder" || m.kind == "encoder" || m.kind == "vit") CHECK(shared > 0);
-    }
-  }
-}
