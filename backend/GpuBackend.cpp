@@ -13,6 +13,8 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+
 namespace tcx::backend {
 
 namespace {
@@ -22,11 +24,12 @@ namespace {
 void sumKernelTimes(PlanProfile& p, const ExecPlan& plan, const gpu::GpuPlan& onGpu, const gpu::TimingResult& t,
                     const PlanLatency& estimates) {
   for (const PlanKernel& k : plan.kernels) p.kernels.push_back({k.name, k.isDataMovement(), 0, 0});
+  const std::vector<gpu::GpuPlan::KernelOwner> owners = onGpu.owners(t.launches);
   for (size_t i = 0; i < t.launches.size(); ++i) {
-    KernelTime& k = p.kernels[onGpu.code().launches[i].planKernel];
+    KernelTime& k = p.kernels[owners[i].planKernel];
     ++k.launches;
     k.us += t.launches[i].stats.medianUs;
-    k.forms.push_back(onGpu.code().launches[i].what);
+    k.forms.push_back(owners[i].what);
   }
   for (const KernelTime& k : p.kernels) (k.dataMovement ? p.dataMovementUs : p.computeUs) += k.us;
   p.latency.seconds = p.totalUs * 1e-6;
@@ -87,8 +90,14 @@ PlanProfile PlanProfiler::profileOrRaise(const std::string& label, const ExecPla
   p.extraBytes = plan.arenaBytes;
   for (const PlanBuffer& b : plan.buffers)
     if (b.kind == PlanBuffer::Kind::Output && b.aliasOf < 0) p.extraBytes += b.bytes;
-  for (int64_t bytes : onGpu.code().scratchBytes) p.extraBytes += bytes;
   onGpu.setInputs(inputs);
+  const auto choiceStart = std::chrono::steady_clock::now();
+  onGpu.chooseVendorCalls(settings.vendor);
+  p.vendorChoiceMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - choiceStart).count();
+  p.vendorAlternatives = onGpu.code().vendorAlternatives.size();
+  p.vendorCalls = onGpu.vendorCallsChosen();
+  p.extraBytes += onGpu.scratchBytes();
+  onGpu.setInputs(inputs); // choosing ran the plan
   // One run with a launch at a time before timing, checked or not, so that a
   // kernel that faults is named (GpuPlan::run).
   if (reference) onGpu.poison();

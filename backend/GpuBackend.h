@@ -5,6 +5,7 @@
 // toolkit; without it (GpuBackendUnavailable.cpp) every entry that would run
 // on the GPU raises Unsupported with the reason, and gpuStatus() says it.
 
+#include "codegen/VendorCall.h"
 #include "exec/Compare.h"
 #include "exec/ReferenceExecutor.h"
 #include "pipeline/VtcSession.h"
@@ -57,6 +58,10 @@ struct PlanProfile {
   // the compile cache: all of them on a warm run.
   size_t compileParts = 0, compileCached = 0;
   double compileSlowestPartMs = 0; // the part the compile waited for
+  // Plan kernels that could run a vendor library call, how many do, and how
+  // long choosing took (measuring, or reading the choices' cache).
+  size_t vendorAlternatives = 0, vendorCalls = 0;
+  double vendorChoiceMs = 0;
   int64_t extraBytes = 0; // device memory beyond inputs and donated outputs: outputs, intermediates, workspaces
   std::string timingSource;
   std::optional<GpuCheck> check; // against the reference, when one was given
@@ -68,6 +73,9 @@ struct ProfileSettings {
   // Capture the plan's launches once and time launches of that CUDA graph
   // (what a serving loop would run); else the launches one by one.
   bool asGraph = true;
+  // Which plan kernels run a vendor library call instead of their generated
+  // code (codegen/VendorCall.h): by default those where it measured faster.
+  VendorPolicy vendor = VendorPolicy::Measure;
   // Also write a Chrome/Perfetto trace of the last timed run here, titled so.
   std::string tracePath, traceTitle;
 };

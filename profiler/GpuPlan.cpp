@@ -5,10 +5,13 @@
 #include "profiler/GpuDevice.h"
 #include "profiler/KernelBlame.h"
 #include "profiler/PlanModules.h"
+#include "profiler/VendorSelection.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
+#include <optional>
 
 namespace tcx::gpu {
 
@@ -43,6 +46,29 @@ Error blameCompileError(const Error& e, const ExecPlan& plan, const GeneratedPla
   return e.withContext("generated code of " + describePlanKernel(plan.kernels[*kernel]));
 }
 
+// The workspace cuDNN's algorithm search may use; an algorithm that needs
+// more is not tried. After the choice the workspace shrinks to what the
+// chosen calls need.
+constexpr size_t kVendorSearchBytes = 64 << 20;
+
+// A vendor call's staging buffer is allocated only when one is chosen.
+bool isVendorStaging(const GeneratedPlan& code, size_t buffer) {
+  return !code.vendorAlternatives.empty() && code.vendorAlternatives.front().staging == static_cast<int>(buffer);
+}
+
+// Everything a measured choice between launch `l`'s code and `alternative`
+// depends on (the device apart: VendorChoiceCache adds it).
+std::string choiceKey(const GeneratedPlan& code, const GeneratedLaunch& l, const VendorAlternative& alternative) {
+  std::string key = vendorCallKey(alternative.call) + "\n";
+  for (const GeneratedLaunch* launch : {&l, &alternative.epilogue}) {
+    key += fmt::format("{} {} {} {} {} {} {}", launch->entry, launch->grid[0], launch->grid[1], launch->grid[2],
+                       launch->block[0], launch->sharedBytes, launch->buffers.size());
+    for (const BufferBinding& b : launch->buffers) key += fmt::format(" {}", b.byteOffset % 16);
+    key += "\n";
+  }
+  return key += code.spanText(code.kernelSpans.at(code.codeKernel.at(l.planKernel)));
+}
+
 } // namespace
 
 GpuPlan::GpuPlan(const ExecPlan& plan, GeneratedPlan code, NvrtcCompiler& compiler)
@@ -71,18 +97,26 @@ GpuPlan::GpuPlan(const ExecPlan& plan, GeneratedPlan code, NvrtcCompiler& compil
   for (const PlanBuffer& b : plan.buffers)
     if (b.aliasOf >= 0) addresses_[b.id] = addresses_[b.aliasOf];
   for (size_t i = 0; i < code_.scratchBytes.size(); ++i) {
+    if (isVendorStaging(code_, code_.numPlanBuffers + i)) continue;
     owned_.emplace_back(static_cast<size_t>(code_.scratchBytes[i]));
     addresses_[code_.numPlanBuffers + i] = owned_.back().data();
     if (code_.scratchZeroed[i]) owned_.back().memset(0);
   }
-  arguments_.assign(code_.launches.size() * code_.bufferSlots, nullptr);
-  for (size_t l = 0; l < code_.launches.size(); ++l) {
-    const std::vector<BufferBinding>& bound = code_.launches[l].buffers;
+  arguments_ = bindArguments(code_.launches);
+  vendorCalls_.resize(code_.vendorAlternatives.size());
+  rebuildSteps();
+}
+
+std::vector<void*> GpuPlan::bindArguments(const std::vector<GeneratedLaunch>& launches) const {
+  std::vector<void*> arguments(launches.size() * code_.bufferSlots, nullptr);
+  for (size_t l = 0; l < launches.size(); ++l) {
+    const std::vector<BufferBinding>& bound = launches[l].buffers;
     TCX_CHECK(bound.size() <= code_.bufferSlots, ErrorKind::Internal, "launch {} binds {} buffers, Buffers holds {}",
               l, bound.size(), code_.bufferSlots);
     for (size_t s = 0; s < bound.size(); ++s)
-      arguments_[l * code_.bufferSlots + s] = static_cast<char*>(addresses_.at(bound[s].buffer)) + bound[s].byteOffset;
+      arguments[l * code_.bufferSlots + s] = static_cast<char*>(addresses_.at(bound[s].buffer)) + bound[s].byteOffset;
   }
+  return arguments;
 }
 
 GpuPlan::~GpuPlan() = default;
@@ -118,20 +152,46 @@ void GpuPlan::launch(size_t i, cudaStream_t stream) {
   modules_->launch(i, args, stream);
 }
 
+void GpuPlan::runStep(const Step& step, cudaStream_t stream) {
+  if (step.alternative < 0) return launch(step.launch, stream);
+  vendorCalls_[step.alternative]->enqueue(stream, {vendorWorkspace_.data(), vendorWorkspace_.size()});
+  void* args[] = {&epilogueArguments_[step.alternative * code_.bufferSlots]};
+  modules_->launchEpilogue(step.alternative, args, stream);
+}
+
+std::string GpuPlan::describeStep(const Step& step) const {
+  if (step.alternative >= 0) return code_.vendorAlternatives[step.alternative].epilogue.what;
+  const GeneratedLaunch& l = code_.launches[step.launch];
+  return fmt::format("{}, entry {}", l.what, l.entry);
+}
+
+void GpuPlan::rebuildSteps() {
+  std::vector<int> alternativeOf(plan_.kernels.size(), -1);
+  for (size_t a = 0; a < vendorCalls_.size(); ++a)
+    if (vendorCalls_[a]) alternativeOf[code_.vendorAlternatives[a].planKernel] = static_cast<int>(a);
+  steps_.clear();
+  for (size_t i = 0; i < code_.launches.size(); ++i) {
+    const int a = alternativeOf[code_.launches[i].planKernel];
+    // The alternative replaces every launch of its kernel: it runs at the first.
+    if (a >= 0 && i > 0 && code_.launches[i - 1].planKernel == code_.launches[i].planKernel) continue;
+    steps_.push_back({i, a});
+  }
+}
+
 void GpuPlan::enqueue(cudaStream_t stream) {
-  for (size_t i = 0; i < code_.launches.size(); ++i) launch(i, stream);
+  for (const Step& step : steps_) runStep(step, stream);
 }
 
 std::vector<Tensor> GpuPlan::run() {
   // One launch at a time, so that a fault names its kernel: an error from
   // an asynchronous launch only surfaces at the next synchronisation, and
   // after a fault the context is lost, so it cannot be found by rerunning.
-  for (size_t i = 0; i < code_.launches.size(); ++i) {
-    launch(i, nullptr);
-    const GeneratedLaunch& l = code_.launches[i];
+  for (size_t i = 0; i < steps_.size(); ++i) {
+    const GeneratedLaunch& l = code_.launches[steps_[i].launch];
     try {
-      checkCuda(cudaDeviceSynchronize(), fmt::format("launch {} of {} ({}, entry {})", i + 1, code_.launches.size(),
-                                                     l.what, l.entry));
+      runStep(steps_[i], nullptr);
+      checkCuda(cudaDeviceSynchronize(), fmt::format("launch {} of {} ({})", i + 1, steps_.size(),
+                                                     describeStep(steps_[i])));
     } catch (const Error& e) {
       throw e.withContext(describePlanKernel(plan_.kernels[l.planKernel]));
     }
@@ -149,6 +209,116 @@ std::vector<Tensor> GpuPlan::run() {
     outputs.push_back(std::move(t));
   }
   return outputs;
+}
+
+void GpuPlan::chooseVendorCalls(VendorPolicy policy) {
+  releaseVendorResources();
+  if (policy == VendorPolicy::Never || code_.vendorAlternatives.empty()) return;
+  const int staging = code_.vendorAlternatives.front().staging;
+  vendorStaging_ = DeviceBuffer(static_cast<size_t>(code_.scratchBytes.at(staging - code_.numPlanBuffers)));
+  vendorWorkspace_ = DeviceBuffer(kVendorSearchBytes);
+  addresses_[staging] = vendorStaging_.data();
+  std::vector<GeneratedLaunch> epilogues;
+  for (const VendorAlternative& a : code_.vendorAlternatives) epilogues.push_back(a.epilogue);
+  epilogueArguments_ = bindArguments(epilogues);
+
+  std::vector<int> alternativeOf(plan_.kernels.size(), -1), launchCount(plan_.kernels.size(), 0);
+  for (size_t a = 0; a < code_.vendorAlternatives.size(); ++a)
+    alternativeOf[code_.vendorAlternatives[a].planKernel] = static_cast<int>(a);
+  for (const GeneratedLaunch& l : code_.launches) ++launchCount[l.planKernel];
+  std::optional<KernelTimer> timer;
+  if (policy == VendorPolicy::Measure) timer.emplace(vendorSelectionTimer());
+  // In plan order, so that every kernel is timed on the values it reads.
+  for (size_t i = 0; i < code_.launches.size(); ++i) {
+    const int k = code_.launches[i].planKernel, a = alternativeOf[k];
+    if (a >= 0 && launchCount[k] == 1) chooseVendorCall(i, a, policy, timer ? &*timer : nullptr);
+    launch(i, nullptr);
+    checkCuda(cudaDeviceSynchronize(), fmt::format("choosing vendor calls: {}", describeStep({i, -1})));
+  }
+  if (vendorCallsChosen() == 0) return releaseVendorResources();
+  size_t workspace = 0;
+  for (const std::unique_ptr<PreparedVendorCall>& call : vendorCalls_)
+    if (call) workspace = std::max(workspace, call->workspaceBytes());
+  vendorWorkspace_ = DeviceBuffer(std::max<size_t>(workspace, 1));
+  rebuildSteps();
+}
+
+bool GpuPlan::chooseVendorCall(size_t i, int a, VendorPolicy policy, KernelTimer* timer) {
+  const VendorAlternative& alternative = code_.vendorAlternatives[a];
+  VendorChoiceCache cache;
+  const std::string key = choiceKey(code_, code_.launches[i], alternative);
+  std::optional<VendorChoice> choice = policy == VendorPolicy::Measure ? cache.find(key) : std::nullopt;
+  if (choice && !choice->vendor) return false;
+  const VendorWorkspace workspace{vendorWorkspace_.data(), vendorWorkspace_.size()};
+  std::unique_ptr<PreparedVendorCall> call;
+  try {
+    call = std::make_unique<PreparedVendorCall>(alternative.call, addresses_, vendorStaging_.data(), workspace,
+                                                choice ? choice->algorithm : VendorAlgorithm{});
+  } catch (const Error& e) {
+    // Measuring, a call the library refuses leaves the generated code,
+    // which is correct; asked to always call the library, that is an error.
+    if (policy == VendorPolicy::Always) throw e.withContext(describePlanKernel(plan_.kernels[alternative.planKernel]));
+    return false;
+  }
+  if (!choice && policy == VendorPolicy::Measure) {
+    void* args[] = {&epilogueArguments_[a * code_.bufferSlots]};
+    choice = measureVendorChoice(
+        *timer, [&](cudaStream_t stream) { launch(i, stream); },
+        [&](cudaStream_t stream) {
+          call->enqueue(stream, workspace);
+          modules_->launchEpilogue(a, args, stream);
+        },
+        call->algorithm());
+    cache.store(key, *choice);
+  }
+  if (choice && !choice->vendor) return false;
+  vendorCalls_[a] = std::move(call);
+  return true;
+}
+
+void GpuPlan::releaseVendorResources() {
+  for (std::unique_ptr<PreparedVendorCall>& call : vendorCalls_) call.reset();
+  if (!code_.vendorAlternatives.empty()) addresses_[code_.vendorAlternatives.front().staging] = nullptr;
+  epilogueArguments_.clear();
+  vendorStaging_ = DeviceBuffer();
+  vendorWorkspace_ = DeviceBuffer();
+  rebuildSteps();
+}
+
+size_t GpuPlan::vendorCallsChosen() const {
+  return std::ranges::count_if(vendorCalls_, [](const auto& call) { return call != nullptr; });
+}
+
+int64_t GpuPlan::scratchBytes() const {
+  int64_t bytes = static_cast<int64_t>(vendorStaging_.size() + vendorWorkspace_.size());
+  for (size_t i = 0; i < code_.scratchBytes.size(); ++i)
+    if (!isVendorStaging(code_, code_.numPlanBuffers + i)) bytes += code_.scratchBytes[i];
+  return bytes;
+}
+
+std::vector<GpuPlan::KernelOwner> GpuPlan::owners(const std::vector<LaunchTiming>& timed) const {
+  std::vector<KernelOwner> owners;
+  if (steps_.empty()) return owners;
+  size_t s = 0; // the step whose kernel comes next
+  for (const LaunchTiming& t : timed) {
+    // Past the last step (a timing that does not match this plan's steps):
+    // charge the last one rather than lose the time.
+    const Step& step = steps_[std::min(s, steps_.size() - 1)];
+    const int planKernel = code_.launches[step.launch].planKernel;
+    if (step.alternative < 0) {
+      owners.push_back({planKernel, code_.launches[step.launch].what});
+      ++s;
+      continue;
+    }
+    const VendorAlternative& alternative = code_.vendorAlternatives[step.alternative];
+    if (t.name == alternative.epilogue.entry) {
+      owners.push_back({planKernel, "its epilogue after " + describeVendorCall(alternative.call)});
+      ++s;
+    } else {
+      owners.push_back({planKernel, fmt::format("{} ({})", describeVendorCall(alternative.call), t.name)});
+    }
+  }
+  return owners;
 }
 
 TimingResult GpuPlan::time(const TimerOptions& options) {

@@ -4,6 +4,9 @@
 // apart; intermediates in one arena at their planned offsets; in-place
 // results in their donor's buffer), and the launches in plan order.
 //
+// Plan kernels with a vendor alternative (codegen/VendorCall.h) run their
+// generated code until chooseVendorCalls picks the library call for some.
+//
 // Outputs and intermediates are poisoned (all bits set: NaN for floats)
 // before each checked run, so an element no kernel writes shows up.
 
@@ -13,6 +16,7 @@
 #include "profiler/KernelTimer.h"
 #include "profiler/Nvrtc.h"
 #include "profiler/PlanModules.h"
+#include "profiler/VendorCalls.h"
 
 #include <map>
 #include <memory>
@@ -35,6 +39,19 @@ public:
   void setInputs(const std::map<std::string, Tensor>& inputs);
   // Fills outputs and intermediates with all-ones bytes.
   void poison();
+  // Picks, for every plan kernel with a vendor alternative, the form that
+  // runs from now on (VendorSelection.h). Measuring runs the plan once in
+  // order, timing each such kernel's forms on the values it reads there;
+  // that leaves intermediates, outputs and in-place inputs changed, so set
+  // the inputs again before a run whose results count. A vendor call the
+  // library refuses keeps the generated code (Always raises instead).
+  void chooseVendorCalls(VendorPolicy policy);
+  // How many plan kernels run a vendor call.
+  size_t vendorCallsChosen() const;
+  // Device bytes the plan's scratch takes as allocated: the generated
+  // code's, and the vendor calls' staging and workspace if any was chosen.
+  int64_t scratchBytes() const;
+
   // Enqueues one run on `stream`.
   void enqueue(cudaStream_t stream);
   // Runs once, synchronising after every launch, and returns the graph
@@ -44,11 +61,35 @@ public:
   // Times repeated runs: one entry per launch (GeneratedPlan::launches).
   TimingResult time(const TimerOptions& options);
 
+  // The plan kernel and form of each kernel a timing lists (in launch
+  // order, by name: a vendor call may launch several library kernels).
+  struct KernelOwner {
+    int planKernel = 0;
+    std::string what;
+  };
+  std::vector<KernelOwner> owners(const std::vector<LaunchTiming>& timed) const;
+
   const GeneratedPlan& code() const { return code_; }
   const PlanCompile& compiled() const { return modules_->compiled(); }
 
 private:
+  // One step of a run: launch `launch` of the generated plan, or, with
+  // `alternative` >= 0, that vendor alternative in place of its plan kernel.
+  struct Step {
+    size_t launch = 0;
+    int alternative = -1;
+  };
+
+  // Each launch's argument, as its bindings (GeneratedLaunch::buffers) say.
+  std::vector<void*> bindArguments(const std::vector<GeneratedLaunch>& launches) const;
   void launch(size_t i, cudaStream_t stream);
+  void runStep(const Step& step, cudaStream_t stream);
+  std::string describeStep(const Step& step) const;
+  void rebuildSteps();
+  // Decides alternative `a` of the kernel launch `i` makes (the inputs of
+  // the launch are ready); returns whether the vendor call runs.
+  bool chooseVendorCall(size_t i, int a, VendorPolicy policy, KernelTimer* timer);
+  void releaseVendorResources();
 
   const ExecPlan& plan_;
   GeneratedPlan code_;
@@ -58,6 +99,11 @@ private:
   // Each launch's argument: GeneratedPlan::bufferSlots addresses, what its
   // launch binds (GeneratedLaunch::buffers).
   std::vector<void*> arguments_;
+  std::vector<void*> epilogueArguments_; // the same for each vendor alternative's epilogue
+  std::vector<Step> steps_;
+  // Where vendor calls stage their results and work (allocated only for a choice).
+  DeviceBuffer vendorStaging_, vendorWorkspace_;
+  std::vector<std::unique_ptr<PreparedVendorCall>> vendorCalls_; // per alternative; null: generated code runs
 };
 
 } // namespace tcx::gpu

@@ -69,23 +69,33 @@ PlanModules::PlanModules(const GeneratedPlan& code, NvrtcCompiler& compiler, uns
     for (int k : parts[p]) partOf[k] = static_cast<int>(p);
     compiled_.cached += results[p].cache != CacheHit::Miss;
   }
-  for (const GeneratedLaunch& l : code.launches) {
-    const int p = partOf.at(code.codeKernel.at(l.planKernel));
-    TCX_CHECK(p >= 0, ErrorKind::Internal, "launch '{}' belongs to plan kernel {}, which has no code", l.entry,
-              l.planKernel);
-    CudaModule* module = modules_[p].get();
-    launches_.push_back({module, module->kernel(l.entry)});
-  }
+  for (const GeneratedLaunch& l : code.launches) launches_.push_back(entry(l, partOf));
+  for (const VendorAlternative& a : code.vendorAlternatives) epilogues_.push_back(entry(a.epilogue, partOf));
   compiled_.parts = parts.size();
   compiled_.slowestPartMs = partMs.empty() ? 0 : *std::max_element(partMs.begin(), partMs.end());
   compiled_.compileMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
+PlanModules::Entry PlanModules::entry(const GeneratedLaunch& l, const std::vector<int>& partOf) const {
+  const int p = partOf.at(code_.codeKernel.at(l.planKernel));
+  TCX_CHECK(p >= 0, ErrorKind::Internal, "launch '{}' belongs to plan kernel {}, which has no code", l.entry,
+            l.planKernel);
+  CudaModule* module = modules_[p].get();
+  return {module, module->kernel(l.entry)};
+}
+
+void PlanModules::launchAt(const Entry& entry, const GeneratedLaunch& l, void** args, cudaStream_t stream) {
+  entry.module->launch(entry.kernel, dim3(l.grid[0], l.grid[1], l.grid[2]), dim3(l.block[0], l.block[1], l.block[2]),
+                       l.sharedBytes, args, stream);
+}
+
 void PlanModules::launch(size_t i, void** args, cudaStream_t stream) {
-  const GeneratedLaunch& l = code_.launches[i];
-  launches_[i].module->launch(launches_[i].kernel, dim3(l.grid[0], l.grid[1], l.grid[2]),
-                              dim3(l.block[0], l.block[1], l.block[2]), l.sharedBytes, args, stream);
+  launchAt(launches_[i], code_.launches[i], args, stream);
+}
+
+void PlanModules::launchEpilogue(size_t a, void** args, cudaStream_t stream) {
+  launchAt(epilogues_[a], code_.vendorAlternatives[a].epilogue, args, stream);
 }
 
 } // namespace tcx::gpu

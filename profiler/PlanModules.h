@@ -33,6 +33,9 @@ public:
 
   // Launches launch `i` of the plan with `args`.
   void launch(size_t i, void** args, cudaStream_t stream);
+  // Launches the epilogue kernel of vendor alternative `a`
+  // (GeneratedPlan::vendorAlternatives) with `args`.
+  void launchEpilogue(size_t a, void** args, cudaStream_t stream);
 
   const PlanCompile& compiled() const { return compiled_; }
 
@@ -48,7 +51,11 @@ private:
     CudaModule* module = nullptr;
     cudaKernel_t kernel = nullptr;
   };
-  std::vector<Entry> launches_; // per launch
+  Entry entry(const GeneratedLaunch& l, const std::vector<int>& partOf) const;
+  static void launchAt(const Entry& entry, const GeneratedLaunch& l, void** args, cudaStream_t stream);
+
+  std::vector<Entry> launches_;  // per launch
+  std::vector<Entry> epilogues_; // per vendor alternative
   PlanCompile compiled_;
 };
 

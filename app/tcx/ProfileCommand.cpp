@@ -30,6 +30,7 @@ struct ProfileOptions {
   ModelOptions model;
   EdgeConstraintSpecs constraints;
   std::string strategy = "both";
+  std::string vendor = "measure";
   int repetitions = 50;
   bool check = false;
   bool noDonate = false;
@@ -44,6 +45,9 @@ backend::PlanProfile profilePlan(backend::PlanProfiler& profiler, const std::str
                         const PlanLatency& estimates, const std::map<std::string, Tensor>& inputs,
                         const ExecutionResult* reference, const ProfileOptions& opts) {
   backend::ProfileSettings settings{.repetitions = opts.repetitions};
+  settings.vendor = opts.vendor == "never"    ? VendorPolicy::Never
+                    : opts.vendor == "always" ? VendorPolicy::Always
+                                              : VendorPolicy::Measure;
   if (!opts.trace.empty() && (label != "baseline" || opts.strategy == "baseline")) {
     settings.tracePath = opts.trace;
     settings.traceTitle = fmt::format("tcx: {} ({})", plan.kernelGraph->graph().name, label);
@@ -72,6 +76,8 @@ nlohmann::json toJson(const backend::PlanProfile& p) {
           {"compile_parts", p.compileParts}, {"compile_parts_cached", p.compileCached},
           {"compile_slowest_part_ms", p.compileSlowestPartMs},
           {"extra_memory_bytes", p.extraBytes},
+          {"vendor_alternatives", p.vendorAlternatives}, {"vendor_calls", p.vendorCalls},
+          {"vendor_choice_ms", p.vendorChoiceMs},
           {"check", toJson(p.check)},     {"kernels", kernels}};
 }
 
@@ -86,10 +92,11 @@ std::string compileSource(const backend::PlanProfile& p) {
 void printText(const backend::PlanProfile& p) {
   fmt::print("\n{} plan: {:.1f} us wall per run ({}; p10-p90 spread {:.1f} us), {:.1f} us from the first kernel's start "
              "to the last's end ({} kernels; data movement {:.1f} us, compute {:.1f} us), compiled in {:.2f} s ({}), "
-             "extra memory {}, {}\n",
+             "extra memory {}, {}; {} of {} GEMMs and convolutions on cuBLAS/cuDNN (chosen in {:.2f} s)\n",
              p.label, p.wallUs, p.graph ? "one CUDA graph launch" : "kernel by kernel", p.wallSpreadUs, p.totalUs,
              p.kernels.size(), p.dataMovementUs, p.computeUs, p.compileMs / 1000, compileSource(p),
-             formatBytes(p.extraBytes), describe(p.check));
+             formatBytes(p.extraBytes), describe(p.check), p.vendorCalls, p.vendorAlternatives,
+             p.vendorChoiceMs / 1000);
   for (const backend::KernelTime& k : p.kernels)
     fmt::print("  {:>10.1f} us  {:<13} {:>2} launch{} {}: {}\n", k.us, k.dataMovement ? "data movement" : "compute",
                k.launches, k.launches == 1 ? " " : "es", k.name, fmt::join(k.forms, "; "));
@@ -154,6 +161,10 @@ void addProfileCommand(CLI::App& app, Action& action, std::string commandLine) {
   cmd->add_option("--strategy", opts->strategy, "Which plans: baseline, greedy or both")
       ->check(CLI::IsMember({"baseline", "greedy", "both"}));
   addEdgeConstraintOptions(*cmd, opts->constraints);
+  cmd->add_option("--vendor", opts->vendor,
+                  "Where a GEMM or convolution can run on cuBLAS/cuDNN instead of generated code: measure (the "
+                  "faster, cached per device and shape), never, or always")
+      ->check(CLI::IsMember({"measure", "never", "always"}));
   cmd->add_option("--reps", opts->repetitions, "Timed repetitions (median reported)")->check(CLI::PositiveNumber);
   cmd->add_flag("--check", opts->check, "Check the GPU outputs against the CPU reference executor");
   cmd->add_flag("--no-donate", opts->noDonate, "Never update a graph input in place (a KV cache) for its output");

@@ -3,6 +3,7 @@
 #include "codegen/CudaCodegen.h"
 #include "codegen/CudaTypes.h"
 #include "codegen/EpilogueCode.h"
+#include "codegen/VendorLowering.h"
 #include "plan/StridedView.h"
 
 #include "ops/OpDef.h"
@@ -179,9 +180,11 @@ bool emitLibraryConv(ValueCode& values, ElemType type, const CodegenTarget& targ
   std::optional<ConvMatch> conv = matchConv(values);
   if (!conv) return false;
   const ConvParams& p = conv->params;
-  if (p.groups > 1 && p.cin == 1 && p.cout == 1) return emitDepthwise(values, *conv, type);
-  if (p.groups > 1 && p.cout < kMinGroupOutputChannels) return false;
-  return emitConv(values, *conv, type, target);
+  const bool depthwise = p.groups > 1 && p.cin == 1 && p.cout == 1;
+  if (!depthwise && p.groups > 1 && p.cout < kMinGroupOutputChannels) return false;
+  if (!(depthwise ? emitDepthwise(values, *conv, type) : emitConv(values, *conv, type, target))) return false;
+  offerVendorConv(values, *convolutionAnchor(values), conv->x, conv->w, type);
+  return true;
 }
 
 } // namespace tcx

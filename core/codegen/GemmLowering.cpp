@@ -4,6 +4,7 @@
 #include "codegen/CudaCodegen.h"
 #include "codegen/CudaTypes.h"
 #include "codegen/EpilogueCode.h"
+#include "codegen/VendorLowering.h"
 #include "plan/StridedView.h"
 
 #include "ops/OpDef.h"
@@ -324,8 +325,12 @@ bool emitLibraryGemm(ValueCode& values, const CodegenTarget& target) {
   // A tf32 gemm_tiled measured slower than the staged implicit GEMM on them
   // (docs/benchmarks.md).
   if (!gemm && *type != ElemType::F32) gemm = matchPointwiseConv(values);
-  if (gemm) return emitGemm(values, *gemm, *type);
-  return emitLibraryConv(values, *type, target);
+  if (!gemm) return emitLibraryConv(values, *type, target);
+  if (!emitGemm(values, *gemm, *type)) return false;
+  GemmProblem problem = gemm->problem;
+  problem.type = *type;
+  offerVendorGemm(values, problem, gemm->a, gemm->b);
+  return true;
 }
 
 bool emitGemmOverStages(ValueCode& values) {

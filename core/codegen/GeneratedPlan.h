@@ -11,32 +11,15 @@
 // block's concatenation -- share one compiled kernel. The profiler compiles the source with NVRTC and launches
 // by entry name; the exporter writes it out.
 
-#include <array>
-#include <compare>
+#include "codegen/GeneratedLaunch.h"
+#include "codegen/VendorCall.h"
+
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tcx {
-
-// What a launch binds to one slot of its kernel's argument.
-struct BufferBinding {
-  int buffer = 0;         // a module buffer
-  int64_t byteOffset = 0; // added to its address
-  auto operator<=>(const BufferBinding&) const = default;
-};
-
-struct GeneratedLaunch {
-  int planKernel = 0;      // index into ExecPlan::kernels
-  std::string entry;       // extern "C" kernel name
-  std::array<unsigned, 3> grid{1, 1, 1};
-  std::array<unsigned, 3> block{256, 1, 1};
-  unsigned sharedBytes = 0;
-  std::string what; // for reports: "stage MatMul '/attn/MatMul'", "store /x", "gemm", ...
-  // What each slot of the kernel's argument holds: its code's b.p[s] is
-  // the address of buffers[s].buffer plus buffers[s].byteOffset.
-  std::vector<BufferBinding> buffers;
-};
 
 // Lines [first, last] (1-based, inclusive) of the source that a plan kernel's
 // code occupies, so the explorer can show and highlight one kernel's code.
@@ -70,8 +53,26 @@ struct GeneratedPlan {
   std::vector<bool> scratchZeroed;
   // What each scratch buffer holds, for readers of the code and the export.
   std::vector<std::string> scratchNames;
+  // Plan kernels a vendor library call can stand in for (VendorCall.h), in
+  // plan kernel order; the scratch buffer they stage their results in is
+  // allocated only where one is chosen.
+  std::vector<VendorAlternative> vendorAlternatives;
 
   size_t numBuffers() const { return numPlanBuffers + scratchBytes.size(); }
+  // The source lines `span` covers, newlines included.
+  std::string_view spanText(const SourceSpan& span) const {
+    if (span.empty()) return {};
+    const std::string_view text(source);
+    size_t begin = 0;
+    for (int line = 1; line < span.firstLine; ++line) begin = text.find('\n', begin) + 1;
+    size_t end = begin;
+    for (int line = span.firstLine; line <= span.lastLine; ++line) {
+      end = text.find('\n', end);
+      if (end == std::string_view::npos) return text.substr(begin);
+      ++end;
+    }
+    return text.substr(begin, end - begin);
+  }
 };
 
 } // namespace tcx

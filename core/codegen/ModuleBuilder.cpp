@@ -39,6 +39,25 @@ int ModuleBuilder::sharedWorkspace(int64_t bytes) {
   return sharedWorkspace_;
 }
 
+int ModuleBuilder::vendorStaging(int64_t bytes) {
+  if (vendorStaging_ < 0) return vendorStaging_ = addScratch(bytes, "vendor library results, staged");
+  int64_t& size = plan_.scratchBytes[vendorStaging_ - plan_.numPlanBuffers];
+  size = std::max(size, bytes);
+  return vendorStaging_;
+}
+
+void ModuleBuilder::addVendorAlternative(int planKernel, VendorCall call, int staging, const std::string& entry,
+                                         int64_t elements, std::string what) {
+  TCX_CHECK(planKernel == currentKernel_ && plan_.vendorAlternatives.size() == alternativeStart_,
+            ErrorKind::Internal, "plan kernel {} offers a second vendor alternative, or one outside its code",
+            planKernel);
+  const int64_t stagingBytes = elements * vendorTypeBytes(vendorCallType(call));
+  VendorAlternative alternative{
+      .planKernel = planKernel, .call = std::move(call), .staging = staging, .stagingBytes = stagingBytes};
+  alternative.epilogue = launch1d(planKernel, entry, (elements + kThreads - 1) / kThreads, kThreads, std::move(what));
+  plan_.vendorAlternatives.push_back(std::move(alternative));
+}
+
 namespace {
 
 // Statements that split the linear index `i` (a tcx::i64) into `names`, one
@@ -214,11 +233,28 @@ void ModuleBuilder::addLaunch(int planKernel, std::string entry, const unsigned 
   plan_.launches.push_back(std::move(launch));
 }
 
+GeneratedLaunch ModuleBuilder::launch1d(int planKernel, const std::string& entry, int64_t blocks, unsigned threads,
+                                        std::string what) {
+  GeneratedLaunch launch;
+  launch.planKernel = planKernel;
+  launch.entry = entry;
+  launch.grid = {static_cast<unsigned>(std::clamp<int64_t>(blocks, 1, kMaxBlocks)), 1, 1};
+  launch.block = {threads, 1, 1};
+  launch.what = std::move(what);
+  return launch;
+}
+
 void ModuleBuilder::addLaunch1d(int planKernel, const std::string& entry, int64_t blocks, unsigned threads,
                                 std::string what) {
-  const unsigned grid[3] = {static_cast<unsigned>(std::clamp<int64_t>(blocks, 1, kMaxBlocks)), 1, 1};
-  const unsigned block[3] = {threads, 1, 1};
-  addLaunch(planKernel, entry, grid, block, 0, std::move(what));
+  plan_.launches.push_back(launch1d(planKernel, entry, blocks, threads, std::move(what)));
+}
+
+std::vector<GeneratedLaunch*> ModuleBuilder::currentLaunches() {
+  std::vector<GeneratedLaunch*> launches;
+  for (size_t l = launchStart_; l < plan_.launches.size(); ++l) launches.push_back(&plan_.launches[l]);
+  for (size_t a = alternativeStart_; a < plan_.vendorAlternatives.size(); ++a)
+    launches.push_back(&plan_.vendorAlternatives[a].epilogue);
+  return launches;
 }
 
 std::string ModuleBuilder::kernelPrefix(int planKernel) { return fmt::format("k{}_", planKernel); }
@@ -236,6 +272,7 @@ void ModuleBuilder::beginKernel(int planKernel) {
   currentKernel_ = planKernel;
   kernelStart_ = code_.size();
   launchStart_ = plan_.launches.size();
+  alternativeStart_ = plan_.vendorAlternatives.size();
   guard_ = fmt::format("#if !defined(TCX_PART) || defined(TCX_KERNEL_{})\n", planKernel);
   code_ += guard_;
 }
@@ -255,7 +292,7 @@ void ModuleBuilder::endKernel() {
     return;
   }
   BoundCode bound = bindSlots(std::string_view(code_).substr(codeStart));
-  for (size_t l = launchStart_; l < plan_.launches.size(); ++l) plan_.launches[l].buffers = bound.buffers;
+  for (GeneratedLaunch* l : currentLaunches()) l->buffers = bound.buffers;
   const std::string prefix = kernelPrefix(k);
   // The prefix masked with a character no generated name has.
   const auto [same, added] = kernelByCode_.try_emplace(replacePrefix(bound.code, prefix, "k@_"), k);
@@ -264,8 +301,8 @@ void ModuleBuilder::endKernel() {
     code_.resize(kernelStart_);
     kernelRanges_[k] = kernelRanges_[shared];
     codeKernel_[k] = shared;
-    for (size_t l = launchStart_; l < plan_.launches.size(); ++l) {
-      std::string& entry = plan_.launches[l].entry;
+    for (GeneratedLaunch* l : currentLaunches()) {
+      std::string& entry = l->entry;
       TCX_CHECK(entry.starts_with(prefix), ErrorKind::Internal, "entry '{}' of plan kernel {} lacks its prefix '{}'",
                 entry, k, prefix);
       entry = kernelPrefix(shared) + entry.substr(prefix.size());

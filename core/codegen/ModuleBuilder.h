@@ -51,6 +51,16 @@ public:
   // another on one stream, each GEMM leaves the counters at zero for the
   // next, and the attention keeps out of them.
   int sharedWorkspace(int64_t bytes);
+  // The scratch buffer vendor library calls stage their results in, grown
+  // to `bytes` if smaller; returns its buffer index. One serves every
+  // alternative, as their kernels run one after another.
+  int vendorStaging(int64_t bytes);
+  // Records `call` as plan kernel `planKernel`'s alternative (VendorCall.h):
+  // it stages its (batch, m, n) result of `elements` in buffer `staging`,
+  // then the kernel `entry`, whose code the caller appended, runs the plan
+  // kernel's epilogue over them, one thread per element.
+  void addVendorAlternative(int planKernel, VendorCall call, int staging, const std::string& entry, int64_t elements,
+                            std::string what);
   // Records the launch of a library kernel with the configuration its
   // planner (kernels/include/tcx/launch.h) gave. Its code instantiates a
   // library template, which weighs on the compile (GeneratedPlan::compileCost).
@@ -82,8 +92,12 @@ private:
   // Binds the current kernel's buffers to slots and shares an earlier
   // kernel's code where it is the same.
   void endKernel();
+  // The current kernel's launches and its vendor alternative's epilogue.
+  std::vector<GeneratedLaunch*> currentLaunches();
   // A launch of `blocks` (clamped to [1, kMaxBlocks]; the kernels loop over
   // the rest) blocks of `threads` threads.
+  static GeneratedLaunch launch1d(int planKernel, const std::string& entry, int64_t blocks, unsigned threads,
+                                  std::string what);
   void addLaunch1d(int planKernel, const std::string& entry, int64_t blocks, unsigned threads, std::string what);
   void addLaunch(int planKernel, std::string entry, const unsigned (&grid)[3], const unsigned (&block)[3],
                  unsigned sharedBytes, std::string what);
@@ -93,12 +107,14 @@ private:
   size_t kernelStart_ = 0; // offset in code_ where the current kernel's code began
   std::string guard_;      // the current kernel's opening #if
   size_t launchStart_ = 0; // the current kernel's first launch
+  size_t alternativeStart_ = 0; // the current kernel's vendor alternative, if it has one
   std::vector<std::pair<size_t, size_t>> kernelRanges_; // code_ offsets per plan kernel
   std::vector<int> codeKernel_;                         // GeneratedPlan::codeKernel
   std::vector<int> libraryKernels_;                     // per plan kernel: library templates instantiated
   // Bound code with its prefix masked -> the plan kernel that has it.
   std::unordered_map<std::string, int> kernelByCode_;
   int sharedWorkspace_ = -1;
+  int vendorStaging_ = -1;
   GeneratedPlan plan_;
 };
 

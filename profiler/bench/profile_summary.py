@@ -16,7 +16,10 @@ def main():
     for p in plans:
         check = p.get("check") or {}
         print(f"{label}: wall {p['wall_us']:.1f} us (±{p['wall_spread_us']:.1f}), span {p['latency_us']:.1f}, "
-              f"compile {p['compile_ms'] / 1000:.1f} s, check {check.get('passed')} {check.get('error', 0):.2g}")
+              f"compile {p['compile_ms'] / 1000:.1f} s, check {check.get('passed')} {check.get('error', 0):.2g}, "
+              f"vendor calls {p.get('vendor_calls', 0)} of {p.get('vendor_alternatives', 0)} "
+              f"(chosen in {p.get('vendor_choice_ms', 0) / 1000:.1f} s), "
+              f"extra memory {p.get('extra_memory_bytes', 0) / 2**20:.1f} MiB")
         for k in sorted(p["kernels"], key=lambda k: -k["us"])[:5]:
             forms = "; ".join(k["forms"])[:110]
             print(f"    {k['us']:8.1f} us x{k['launches']:<3} {k['name'][:60]}: {forms}")

@@ -36,12 +36,6 @@ inline int slotOf(const GeneratedLaunch& l, int buffer) {
 }
 
 // The lines of `span` in the plan's source.
-inline std::string spanText(const GeneratedPlan& g, const SourceSpan& span) {
-  size_t begin = 0;
-  for (int line = 1; line < span.firstLine; ++line) begin = g.source.find('\n', begin) + 1;
-  size_t end = begin;
-  for (int line = span.firstLine; line <= span.lastLine; ++line) end = g.source.find('\n', end) + 1;
-  return g.source.substr(begin, end - begin);
-}
+inline std::string spanText(const GeneratedPlan& g, const SourceSpan& span) { return std::string(g.spanText(span)); }
 
 } // namespace tcx::test

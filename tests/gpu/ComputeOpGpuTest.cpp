@@ -14,3 +14,9 @@ TEST_CASE("every compute op's CUDA form matches the reference on the GPU", "[gpu
     DYNAMIC_SECTION(c.name) { test::requirePlansMatchReference(c.build(), 23); }
   }
 }
+
+TEST_CASE("every GEMM and convolution case matches the reference on cuBLAS and cuDNN", "[gpu][ops][vendor]") {
+  for (const test::OpCase& c : test::computeOpCases()) {
+    DYNAMIC_SECTION(c.name) { test::requirePlansMatchReference(c.build(), 29, VendorPolicy::Always); }
+  }
+}

@@ -63,3 +63,25 @@ TEST_CASE("every sample's baseline and optimised plans match the reference on th
     }
   }
 }
+
+// The same plans with every GEMM and convolution on cuBLAS or cuDNN and the
+// kernel's epilogue after it (codegen/VendorCall.h): the strided conv reads a
+// channel slice, the Llama GEMMs write through in-place cache mappings.
+TEST_CASE("every sample's plans match the reference with vendor library calls", "[gpu][vendor]") {
+  for (auto& [name, graph] : gpuSamples()) {
+    SECTION(name) {
+      test::requirePlansMatchReference(std::move(graph), 13, VendorPolicy::Always);
+    }
+  }
+}
+
+// Measuring picks a form for each alternative and the plan still matches:
+// whatever mix of generated kernels and library calls it chose.
+TEST_CASE("a plan whose forms were chosen by measurement matches the reference", "[gpu][vendor]") {
+  for (auto& [name, graph] : gpuSamples()) {
+    if (name != "conv-dense" && name != "llama64") continue;
+    SECTION(name) {
+      test::requirePlansMatchReference(std::move(graph), 17, VendorPolicy::Measure);
+    }
+  }
+}

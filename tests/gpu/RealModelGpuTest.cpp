@@ -19,3 +19,12 @@ TEST_CASE("every real model's plans match the reference on the GPU", "[gpu][mode
     }
   }
 }
+
+TEST_CASE("every real model's plans match the reference with vendor library calls", "[gpu][models][vendor]") {
+  for (const test::RealModel& m : test::realModels("small")) {
+    SECTION(m.name + "." + m.exporter) {
+      INFO(m.path << " (" << m.what << ")");
+      test::requirePlansMatchReference(importOnnx(m.path), 19, VendorPolicy::Always);
+    }
+  }
+}

@@ -11,12 +11,17 @@
 
 namespace tcx::test {
 
-void requireMatchesReference(const VtcSession& session, const ExecPlan& plan, uint64_t seed) {
+void requireMatchesReference(const VtcSession& session, const ExecPlan& plan, uint64_t seed, VendorPolicy vendor) {
   auto inputs = randomInputs(session.graph(), seed);
   ExecutionResult ref = ReferenceExecutor(session.graph()).run(inputs);
   gpu::NvrtcCompiler compiler;
   gpu::GpuPlan onGpu(plan, generateCuda(plan), compiler);
   onGpu.setInputs(inputs);
+  if (vendor != VendorPolicy::Never) {
+    onGpu.chooseVendorCalls(vendor);
+    if (vendor == VendorPolicy::Always) REQUIRE(onGpu.vendorCallsChosen() == onGpu.code().vendorAlternatives.size());
+    onGpu.setInputs(inputs); // choosing ran the plan
+  }
   onGpu.poison();
   std::vector<Tensor> got = onGpu.run();
   REQUIRE(got.size() == ref.outputs.size());
@@ -25,15 +30,15 @@ void requireMatchesReference(const VtcSession& session, const ExecPlan& plan, ui
   CHECK(check.passed);
 }
 
-void requirePlansMatchReference(Graph graph, uint64_t seed) {
+void requirePlansMatchReference(Graph graph, uint64_t seed, VendorPolicy vendor) {
   VtcSession s(std::move(graph), defaultGpuPreset());
   s.select(EdgeConstraintSpecs{});
   {
     INFO("baseline plan");
-    requireMatchesReference(s, s.baselinePlan(), seed);
+    requireMatchesReference(s, s.baselinePlan(), seed, vendor);
   }
   INFO("optimised plan");
-  requireMatchesReference(s, s.optimizedPlan(), seed + 1);
+  requireMatchesReference(s, s.optimizedPlan(), seed + 1, vendor);
 }
 
 } // namespace tcx::test

@@ -6,6 +6,7 @@
 // scale of each output against its dtype's tolerance (exec/Compare.h
 // checkGpuOutputs, as `tcx profile --check` judges).
 
+#include "codegen/VendorCall.h"
 #include "pipeline/VtcSession.h"
 
 #include <cstdint>
@@ -13,11 +14,14 @@
 namespace tcx::test {
 
 // Runs `plan` (one of `session`'s) on the GPU and CHECKs every output
-// against the reference executor, with inputs drawn from `seed`.
-void requireMatchesReference(const VtcSession& session, const ExecPlan& plan, uint64_t seed);
+// against the reference executor, with inputs drawn from `seed`. With
+// VendorPolicy::Always every GEMM and convolution that has a vendor
+// alternative runs it (and the check requires that each did).
+void requireMatchesReference(const VtcSession& session, const ExecPlan& plan, uint64_t seed,
+                             VendorPolicy vendor = VendorPolicy::Never);
 
 // Both of `graph`'s plans, the baseline and VTC's optimised one (every
 // profitable virtual tensor accepted), checked as above.
-void requirePlansMatchReference(Graph graph, uint64_t seed);
+void requirePlansMatchReference(Graph graph, uint64_t seed, VendorPolicy vendor = VendorPolicy::Never);
 
 } // namespace tcx::test

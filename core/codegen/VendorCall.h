@@ -1,0 +1,91 @@
+#pragma once
+// A vendor library call (cuBLAS, cuDNN) that can stand in for a plan kernel's
+// GEMM or convolution: the issue's "choose between generated code and a
+// library call per shape by measurement". Code generation describes the
+// call (operands as module buffers with strides, the problem's sizes); the
+// profiler makes it (profiler/VendorCalls.h), times it against the kernel's
+// generated code and keeps whichever is faster (profiler/VendorSelection.h).
+//
+// The library computes only the contraction, into a staging buffer laid out
+// as the generated kernel's epilogue indexes its result, (batch, m, n)
+// row-major. A small generated kernel then runs the plan kernel's epilogue
+// functor over it -- the same functor the generated GEMM or convolution
+// calls -- so bias, activation, residual and the stores through the outputs'
+// mapping functions stay exactly the plan's. That costs one more write and
+// read of the result, which the measurement weighs.
+
+#include "codegen/GeneratedLaunch.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+
+namespace tcx {
+
+enum class VendorType { F32, F16, BF16 };
+
+// Which form of a plan kernel with an alternative the profiler runs: the
+// faster by measurement (cached per device and shape), always the
+// generated code, or always the vendor call (to test the calls).
+enum class VendorPolicy { Measure, Never, Always };
+
+// staged[batch][m][n] = sum_k A[batch][m][k] * B[batch][k][n]; strides are in
+// elements, per (batch, row, column), every one >= 0 (0: shared by batches).
+// Float accumulates in full fp32 (as PyTorch's default matmul); 16-bit types
+// on tensor cores with float accumulation.
+struct VendorGemm {
+  VendorType type = VendorType::F32;
+  int batch = 1, m = 0, n = 0, k = 0;
+  BufferBinding a, b;
+  std::array<int64_t, 3> aStrides{}, bStrides{};
+};
+
+// staged = the 2-D convolution of x (NCHW, any non-negative strides) with w
+// (packed [cout][cin / groups][kh][kw]), symmetric padding, as NCHW packed.
+// Float may use tf32 tensor cores, as cuDNN does by default (and PyTorch's
+// convolutions with it).
+struct VendorConv {
+  VendorType type = VendorType::F32;
+  int batch = 0, cin = 0, h = 0, w = 0, cout = 0, kh = 0, kw = 0, oh = 0, ow = 0;
+  int padH = 0, padW = 0, strideH = 1, strideW = 1, dilationH = 1, dilationW = 1, groups = 1;
+  BufferBinding x, weight;
+  std::array<int64_t, 4> xStrides{};
+};
+
+using VendorCall = std::variant<VendorGemm, VendorConv>;
+
+// How a column-major BLAS reads the transpose of a row-major-indexed matrix
+// M (rows x cols, element (r, c) at r * rowStride + c * colStride): as
+// stored (op N) with leading dimension `ld` when M's columns are unit
+// strided, else as the transpose (op T) of a column-major M. So the
+// row-major C = A B is the column-major C^T = B^T A^T with each operand
+// read this way. nullopt when neither stride is 1 (or `ld` is no int).
+struct BlasOperand {
+  bool transposed = false;
+  int64_t ld = 0;
+};
+std::optional<BlasOperand> blasOperand(int64_t rows, int64_t cols, int64_t rowStride, int64_t colStride);
+
+// A plan kernel's alternative: `call` writes the staging buffer, then
+// `epilogue` (a launch of the module's code, bound like the kernel's other
+// launches) runs the kernel's epilogue over it. When chosen it replaces
+// every launch of the plan kernel.
+struct VendorAlternative {
+  int planKernel = 0;
+  VendorCall call;
+  int staging = -1; // module buffer: a scratch buffer every alternative shares
+  int64_t stagingBytes = 0;
+  GeneratedLaunch epilogue;
+};
+
+// "cuBLAS gemm 6304x3072x768 (batch 1, f32)", "cuDNN conv 3x3 64->64 on 32x56x56 (f32)".
+std::string describeVendorCall(const VendorCall& call);
+// Everything that determines the call's speed, as text: part of the key
+// under which a measured choice is cached.
+std::string vendorCallKey(const VendorCall& call);
+int vendorTypeBytes(VendorType type);
+VendorType vendorCallType(const VendorCall& call);
+
+} // namespace tcx

@@ -1,0 +1,184 @@
+#include "profiler/VendorCalls.h"
+
+#include "support/Error.h"
+
+#include <cublas_v2.h>
+#include <cudnn.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace tcx::gpu {
+
+namespace {
+
+void checkCublas(cublasStatus_t status, std::string_view what) {
+  TCX_CHECK(status == CUBLAS_STATUS_SUCCESS, ErrorKind::Device, "{}: {}", what, cublasGetStatusString(status));
+}
+
+void checkCudnn(cudnnStatus_t status, std::string_view what) {
+  TCX_CHECK(status == CUDNN_STATUS_SUCCESS, ErrorKind::Device, "{}: {}", what, cudnnGetErrorString(status));
+}
+
+// One handle of each library for the process, made on first use (creating
+// one costs tens of milliseconds) and kept until exit.
+cublasHandle_t blasHandle() {
+  static cublasHandle_t handle = [] {
+    cublasHandle_t h = nullptr;
+    checkCublas(cublasCreate(&h), "cublasCreate");
+    return h;
+  }();
+  return handle;
+}
+
+cudnnHandle_t dnnHandle() {
+  static cudnnHandle_t handle = [] {
+    cudnnHandle_t h = nullptr;
+    checkCudnn(cudnnCreate(&h), "cudnnCreate");
+    return h;
+  }();
+  return handle;
+}
+
+// cuBLAS's workspace: what it picks kernels for, the same when measured and
+// when run. Its default before Hopper; split-K kernels for few-row GEMMs
+// need a little.
+constexpr size_t kBlasWorkspaceBytes = 4 << 20;
+
+cudaDataType_t blasType(VendorType type) {
+  switch (type) {
+  case VendorType::F32: return CUDA_R_32F;
+  case VendorType::F16: return CUDA_R_16F;
+  case VendorType::BF16: return CUDA_R_16BF;
+  }
+  return CUDA_R_32F;
+}
+
+cudnnDataType_t dnnType(VendorType type) {
+  switch (type) {
+  case VendorType::F32: return CUDNN_DATA_FLOAT;
+  case VendorType::F16: return CUDNN_DATA_HALF;
+  case VendorType::BF16: return CUDNN_DATA_BFLOAT16;
+  }
+  return CUDNN_DATA_FLOAT;
+}
+
+const char* at(const std::vector<void*>& addresses, const BufferBinding& binding) {
+  return static_cast<const char*>(addresses.at(binding.buffer)) + binding.byteOffset;
+}
+
+} // namespace
+
+struct PreparedVendorCall::Conv {
+  cudnnTensorDescriptor_t x = nullptr, y = nullptr;
+  cudnnFilterDescriptor_t w = nullptr;
+  cudnnConvolutionDescriptor_t conv = nullptr;
+
+  explicit Conv(const VendorConv& c) {
+    checkCudnn(cudnnCreateTensorDescriptor(&x), "cudnnCreateTensorDescriptor");
+    checkCudnn(cudnnCreateTensorDescriptor(&y), "cudnnCreateTensorDescriptor");
+    checkCudnn(cudnnCreateFilterDescriptor(&w), "cudnnCreateFilterDescriptor");
+    checkCudnn(cudnnCreateConvolutionDescriptor(&conv), "cudnnCreateConvolutionDescriptor");
+    const cudnnDataType_t type = dnnType(c.type);
+    checkCudnn(cudnnSetTensor4dDescriptorEx(x, type, c.batch, c.cin, c.h, c.w, int(c.xStrides[0]),
+                                            int(c.xStrides[1]), int(c.xStrides[2]), int(c.xStrides[3])),
+               "cudnnSetTensor4dDescriptorEx (the input)");
+    checkCudnn(cudnnSetFilter4dDescriptor(w, type, CUDNN_TENSOR_NCHW, c.cout, c.cin / c.groups, c.kh, c.kw),
+               "cudnnSetFilter4dDescriptor");
+    checkCudnn(cudnnSetConvolution2dDescriptor(conv, c.padH, c.padW, c.strideH, c.strideW, c.dilationH,
+                                               c.dilationW, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
+               "cudnnSetConvolution2dDescriptor");
+    checkCudnn(cudnnSetConvolutionGroupCount(conv, c.groups), "cudnnSetConvolutionGroupCount");
+    // Float may take tf32 tensor cores, as PyTorch lets cuDNN by default.
+    checkCudnn(cudnnSetConvolutionMathType(conv, c.type == VendorType::F32 ? CUDNN_DEFAULT_MATH
+                                                                            : CUDNN_TENSOR_OP_MATH),
+               "cudnnSetConvolutionMathType");
+    checkCudnn(cudnnSetTensor4dDescriptor(y, CUDNN_TENSOR_NCHW, type, c.batch, c.cout, c.oh, c.ow),
+               "cudnnSetTensor4dDescriptor (the result)");
+    int n = 0, k = 0, oh = 0, ow = 0;
+    checkCudnn(cudnnGetConvolution2dForwardOutputDim(conv, x, w, &n, &k, &oh, &ow),
+               "cudnnGetConvolution2dForwardOutputDim");
+    TCX_CHECK(n == c.batch && k == c.cout && oh == c.oh && ow == c.ow, ErrorKind::Internal,
+              "cuDNN computes a {}x{}x{}x{} result for {}, not {}x{}x{}x{}", n, k, oh, ow, describeVendorCall(c),
+              c.batch, c.cout, c.oh, c.ow);
+  }
+  ~Conv() {
+    cudnnDestroyTensorDescriptor(x);
+    cudnnDestroyTensorDescriptor(y);
+    cudnnDestroyFilterDescriptor(w);
+    cudnnDestroyConvolutionDescriptor(conv);
+  }
+  Conv(const Conv&) = delete;
+  Conv& operator=(const Conv&) = delete;
+};
+
+PreparedVendorCall::PreparedVendorCall(const VendorCall& call, const std::vector<void*>& addresses, void* staged,
+                                       VendorWorkspace search, VendorAlgorithm algorithm)
+    : call_(call), staged_(staged), algorithm_(algorithm) {
+  try {
+    if (const auto* g = std::get_if<VendorGemm>(&call_)) {
+      a_ = at(addresses, g->a);
+      b_ = at(addresses, g->b);
+      workspaceBytes_ = kBlasWorkspaceBytes;
+      return;
+    }
+    const auto& c = std::get<VendorConv>(call_);
+    a_ = at(addresses, c.x);
+    b_ = at(addresses, c.weight);
+    conv_ = std::make_unique<Conv>(c);
+    if (!algorithm_.chosen()) {
+      // cudnnFind runs every algorithm on these buffers and sorts them by time.
+      cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
+      int returned = 0;
+      checkCudnn(cudnnSetStream(dnnHandle(), nullptr), "cudnnSetStream");
+      checkCudnn(cudnnFindConvolutionForwardAlgorithmEx(dnnHandle(), conv_->x, a_, conv_->w, b_, conv_->conv,
+                                                        conv_->y, staged_, CUDNN_CONVOLUTION_FWD_ALGO_COUNT,
+                                                        &returned, perf, search.data, search.bytes),
+                 "cudnnFindConvolutionForwardAlgorithmEx");
+      const auto best = std::find_if(perf, perf + returned, [&](const cudnnConvolutionFwdAlgoPerf_t& p) {
+        return p.status == CUDNN_STATUS_SUCCESS && p.memory <= search.bytes;
+      });
+      TCX_CHECK(best != perf + returned, ErrorKind::Device, "cuDNN has no algorithm that fits {} bytes of workspace",
+                search.bytes);
+      algorithm_ = {static_cast<int>(best->algo), static_cast<int>(best->mathType)};
+    }
+    checkCudnn(cudnnSetConvolutionMathType(conv_->conv, static_cast<cudnnMathType_t>(algorithm_.mathType)),
+               "cudnnSetConvolutionMathType");
+    checkCudnn(cudnnGetConvolutionForwardWorkspaceSize(dnnHandle(), conv_->x, conv_->w, conv_->conv, conv_->y,
+                                                       static_cast<cudnnConvolutionFwdAlgo_t>(algorithm_.algorithm),
+                                                       &workspaceBytes_),
+               "cudnnGetConvolutionForwardWorkspaceSize");
+  } catch (const Error& e) {
+    throw e.withContext(describeVendorCall(call_));
+  }
+}
+
+PreparedVendorCall::~PreparedVendorCall() = default;
+
+void PreparedVendorCall::enqueue(cudaStream_t stream, VendorWorkspace workspace) {
+  const float one = 1.0f, zero = 0.0f;
+  if (const auto* g = std::get_if<VendorGemm>(&call_)) {
+    // Row-major staged = A B is column-major staged^T = B^T A^T (VendorCall.h).
+    const BlasOperand x = *blasOperand(g->k, g->n, g->bStrides[1], g->bStrides[2]);
+    const BlasOperand y = *blasOperand(g->m, g->k, g->aStrides[1], g->aStrides[2]);
+    const cudaDataType_t type = blasType(g->type);
+    cublasHandle_t h = blasHandle();
+    checkCublas(cublasSetStream(h, stream), "cublasSetStream");
+    checkCublas(cublasSetWorkspace(h, workspace.data, kBlasWorkspaceBytes), "cublasSetWorkspace");
+    checkCublas(cublasGemmStridedBatchedEx(h, x.transposed ? CUBLAS_OP_T : CUBLAS_OP_N,
+                                           y.transposed ? CUBLAS_OP_T : CUBLAS_OP_N, g->n, g->m, g->k, &one, b_,
+                                           type, int(x.ld), g->bStrides[0], a_, type, int(y.ld), g->aStrides[0],
+                                           &zero, staged_, type, g->n, int64_t(g->m) * g->n, g->batch,
+                                           CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                describeVendorCall(call_));
+    return;
+  }
+  cudnnHandle_t h = dnnHandle();
+  checkCudnn(cudnnSetStream(h, stream), "cudnnSetStream");
+  checkCudnn(cudnnConvolutionForward(h, &one, conv_->x, a_, conv_->w, b_, conv_->conv,
+                                     static_cast<cudnnConvolutionFwdAlgo_t>(algorithm_.algorithm), workspace.data,
+                                     workspaceBytes_, &zero, conv_->y, staged_),
+             describeVendorCall(call_));
+}
+
+} // namespace tcx::gpu

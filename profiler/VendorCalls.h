@@ -1,0 +1,63 @@
+#pragma once
+// Vendor library calls (core/codegen/VendorCall.h) made on the device:
+// cuBLAS for GEMMs, cuDNN for convolutions. One handle of each per process,
+// created on first use; every call takes the stream it is enqueued on and a
+// workspace the caller owns (at least workspaceBytes()), so a plan's calls
+// can be captured into its CUDA graph with the generated kernels around
+// them, and share one workspace sized for the largest.
+
+#include "codegen/VendorCall.h"
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace tcx::gpu {
+
+struct VendorWorkspace {
+  void* data = nullptr;
+  size_t bytes = 0;
+};
+
+// cuDNN's forward algorithm and math type for a convolution (unused for a
+// GEMM, where cuBLAS picks its kernel by its own heuristics every call).
+struct VendorAlgorithm {
+  int algorithm = -1;
+  int mathType = 0;
+  bool chosen() const { return algorithm >= 0; }
+};
+
+class PreparedVendorCall {
+public:
+  // Builds the call's descriptors for the module buffers at `addresses`
+  // (GeneratedPlan numbering), writing to `staged`. A convolution without a
+  // chosen `algorithm` has cuDNN time every algorithm that fits `search` on
+  // these buffers and takes the fastest (so the buffers are read and
+  // `staged` written). Raises Device when the library refuses the call or
+  // has no algorithm for it.
+  PreparedVendorCall(const VendorCall& call, const std::vector<void*>& addresses, void* staged,
+                     VendorWorkspace search, VendorAlgorithm algorithm = {});
+  ~PreparedVendorCall();
+  PreparedVendorCall(const PreparedVendorCall&) = delete;
+  PreparedVendorCall& operator=(const PreparedVendorCall&) = delete;
+
+  // `workspace` holds at least workspaceBytes().
+  void enqueue(cudaStream_t stream, VendorWorkspace workspace);
+  const VendorAlgorithm& algorithm() const { return algorithm_; }
+  size_t workspaceBytes() const { return workspaceBytes_; }
+
+private:
+  struct Conv;
+
+  VendorCall call_;
+  void* staged_ = nullptr;
+  const void* a_ = nullptr; // A or x
+  const void* b_ = nullptr; // B or the filters
+  VendorAlgorithm algorithm_;
+  size_t workspaceBytes_ = 0;
+  std::unique_ptr<Conv> conv_; // cuDNN's descriptors, for a convolution
+};
+
+} // namespace tcx::gpu

@@ -1,0 +1,60 @@
+#include "profiler/VendorSelection.h"
+
+#include "profiler/CompileCache.h"
+#include "profiler/GpuDevice.h"
+#include "support/AtomicFile.h"
+#include "support/Error.h"
+#include "support/Hash.h"
+
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+
+namespace tcx::gpu {
+
+TimerOptions vendorSelectionTimer() { return {.warmup = 2, .repetitions = 7, .flushL2 = true}; }
+
+VendorChoiceCache::VendorChoiceCache() {
+  if (std::string root = CompileCache::cacheRoot(); !root.empty()) dir_ = root + "/vendor";
+}
+
+std::string VendorChoiceCache::pathFor(const std::string& key) const {
+  return fmt::format("{}/{:016x}.txt", dir_, fnv1a(gpuInfo().describe() + "\n" + key));
+}
+
+std::optional<VendorChoice> VendorChoiceCache::find(const std::string& key) {
+  if (dir_.empty()) return std::nullopt;
+  std::ifstream in(pathFor(key));
+  std::string form;
+  VendorChoice choice;
+  if (!(in >> form >> choice.algorithm.algorithm >> choice.algorithm.mathType >> choice.generatedUs >>
+        choice.vendorUs) ||
+      (form != "vendor" && form != "generated"))
+    return std::nullopt;
+  choice.vendor = form == "vendor";
+  choice.cached = true;
+  return choice;
+}
+
+void VendorChoiceCache::store(const std::string& key, const VendorChoice& choice) {
+  if (dir_.empty()) return;
+  std::error_code ec;
+  std::filesystem::create_directories(dir_, ec);
+  try {
+    writeFileAtomically(pathFor(key), fmt::format("{} {} {} {:.3f} {:.3f}\n", choice.vendor ? "vendor" : "generated",
+                                                  choice.algorithm.algorithm, choice.algorithm.mathType,
+                                                  choice.generatedUs, choice.vendorUs));
+  } catch (const Error&) {
+  }
+}
+
+VendorChoice measureVendorChoice(KernelTimer& timer, const std::function<void(cudaStream_t)>& generated,
+                                 const std::function<void(cudaStream_t)>& vendor, VendorAlgorithm algorithm) {
+  VendorChoice choice{.algorithm = algorithm};
+  choice.generatedUs = timer.time(generated).total.medianUs;
+  choice.vendorUs = timer.time(vendor).total.medianUs;
+  choice.vendor = choice.vendorUs < choice.generatedUs;
+  return choice;
+}
+
+} // namespace tcx::gpu

@@ -1,0 +1,55 @@
+#pragma once
+// Which form runs a plan kernel that has a vendor alternative
+// (core/codegen/VendorCall.h): its generated code or the library call plus
+// the epilogue kernel, whichever measured faster on this device, for this
+// shape, with these operands' strides and alignment. Measuring takes a few
+// milliseconds a kernel (and cuDNN's algorithm search more), so a choice is
+// kept on disk under a key of everything it depends on, beside the compiled
+// cubins (CompileCache.h), and a second run of the same model measures
+// nothing.
+
+#include "profiler/KernelTimer.h"
+#include "profiler/VendorCalls.h"
+
+#include <cuda_runtime_api.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace tcx::gpu {
+
+struct VendorChoice {
+  bool vendor = false;
+  VendorAlgorithm algorithm; // cuDNN's, when the vendor call is a convolution
+  double generatedUs = 0;    // medians as measured (also when read from the cache)
+  double vendorUs = 0;
+  bool cached = false;
+};
+
+class VendorChoiceCache {
+public:
+  // CompileCache::cacheRoot()/vendor, or memory only when there is no root.
+  VendorChoiceCache();
+
+  std::optional<VendorChoice> find(const std::string& key);
+  // A cache that cannot be written costs only a later measurement.
+  void store(const std::string& key, const VendorChoice& choice);
+
+private:
+  std::string pathFor(const std::string& key) const;
+  std::string dir_;
+};
+
+// What a selection times with: repetitions enough for a stable median of a
+// kernel of tens of microseconds, the L2 flushed before each.
+TimerOptions vendorSelectionTimer();
+
+// Times one run of each form (each enqueues its launches on the stream it
+// is given) from the first kernel's start to the last one's end, and keeps
+// the vendor call where its median is lower. `algorithm` is recorded with
+// the choice.
+VendorChoice measureVendorChoice(KernelTimer& timer, const std::function<void(cudaStream_t)>& generated,
+                                 const std::function<void(cudaStream_t)>& vendor, VendorAlgorithm algorithm);
+
+} // namespace tcx::gpu

@@ -1,0 +1,162 @@
+// Vendor library alternatives (codegen/VendorCall.h): which GEMM and
+// convolution kernels get one, how the call reads its operands, and the
+// epilogue kernel that follows it. Checked without a GPU; tests/gpu runs the
+// calls against the reference executor.
+#include "CodegenTestUtil.h"
+
+#include "codegen/CudaCodegen.h"
+#include "ops/GraphBuilder.h"
+#include "pipeline/VtcSession.h"
+#include "target/GpuPreset.h"
+
+#include <catch2/catch.hpp>
+
+#include <set>
+
+using namespace tcx;
+using namespace tcx::test;
+
+namespace {
+
+GeneratedPlan baselineCode(Graph graph) {
+  VtcSession s(std::move(graph), defaultGpuPreset());
+  return generateCuda(s.baselinePlan());
+}
+
+// The optimised plan: movement ops become virtual, the library reads through them.
+GeneratedPlan optimizedCode(Graph graph) {
+  VtcSession s(std::move(graph), defaultGpuPreset());
+  s.select(EdgeConstraintSpecs{});
+  return generateCuda(s.optimizedPlan());
+}
+
+// A strided, dilated convolution of x's channels 8 to 19 with ONNX `pads`.
+Graph slicedConv(std::vector<int64_t> pads) {
+  GraphBuilder b("conv");
+  Value* x = b.input("x", DType::F32, {3, 20, 23, 19});
+  Value* w = b.input("w", DType::F32, {70, 12, 3, 2});
+  Value* slice = b.op("Slice", {x, b.ints("starts", {8}), b.ints("ends", {20}), b.ints("axes", {1})});
+  b.output(b.op("Relu", {b.op("Conv", {slice, w},
+                                      attrs({{"kernel_shape", std::vector<int64_t>{3, 2}},
+                                             {"strides", std::vector<int64_t>{2, 1}},
+                                             {"dilations", std::vector<int64_t>{2, 1}},
+                                             {"pads", std::move(pads)}}))}));
+  return b.finish();
+}
+
+// The alternative's epilogue is defined in the source, bound like the kernel's own launches.
+void checkEpilogue(const GeneratedPlan& code, const VendorAlternative& a) {
+  INFO(a.epilogue.entry);
+  CHECK(code.source.find(" " + a.epilogue.entry + "(Buffers b)") != std::string::npos);
+  const auto own = std::ranges::find(code.launches, a.planKernel, &GeneratedLaunch::planKernel);
+  REQUIRE(own != code.launches.end());
+  CHECK(own->buffers == a.epilogue.buffers);
+  CHECK(std::ranges::count(a.epilogue.buffers, BufferBinding{a.staging, 0}) == 1);
+  CHECK(a.stagingBytes <= code.scratchBytes.at(a.staging - code.numPlanBuffers));
+}
+
+} // namespace
+
+TEST_CASE("BLAS reads a row-major matrix as stored or transposed, by which stride is unit", "[codegen][vendor]") {
+  auto read = [](int64_t rows, int64_t cols, int64_t rowStride, int64_t colStride) {
+    std::optional<BlasOperand> op = blasOperand(rows, cols, rowStride, colStride);
+    return op ? std::pair{op->transposed ? 'T' : 'N', op->ld} : std::pair{'-', int64_t{0}};
+  };
+  CHECK(read(3, 4, 4, 1) == std::pair{'N', int64_t{4}}); // row-major: its transpose is column-major
+  CHECK(read(3, 4, 8, 1) == std::pair{'N', int64_t{8}}); // rows of a wider matrix
+  CHECK(read(3, 4, 1, 3) == std::pair{'T', int64_t{3}}); // stored column-major
+  CHECK(read(3, 4, 2, 2) == std::pair{'-', int64_t{0}}); // neither stride unit
+  CHECK(read(3, 4, 2, 1) == std::pair{'-', int64_t{0}}); // rows overlap
+  CHECK(read(1, 4, 0, 1) == std::pair{'N', int64_t{4}}); // one row: its stride never used
+  CHECK(read(5, 1, 1, 0) == std::pair{'N', int64_t{1}}); // one column: a 1 x 5 row, ld 1
+}
+
+TEST_CASE("a MatMul kernel offers cuBLAS with its operands as strided matrices", "[codegen][vendor]") {
+  GraphBuilder b("mm");
+  Value* x = b.input("x", DType::F32, {2, 8, 16});
+  Value* w = b.input("w", DType::F32, {32, 16});
+  Value* wt = b.op("Transpose", {w}, attrs({{"perm", std::vector<int64_t>{1, 0}}}));
+  b.output(b.op("Relu", {b.op("MatMul", {x, wt})}));
+  const GeneratedPlan code = optimizedCode(b.finish());
+  REQUIRE(code.vendorAlternatives.size() == 1);
+  const VendorAlternative& a = code.vendorAlternatives[0];
+  const auto& g = std::get<VendorGemm>(a.call);
+  // The batches fold into rows of one GEMM; B is w read through the transpose.
+  CHECK((g.batch == 1 && g.m == 16 && g.n == 32 && g.k == 16));
+  CHECK(g.aStrides[1] == 16);
+  CHECK(g.aStrides[2] == 1);
+  CHECK(g.bStrides[1] == 1);
+  CHECK(g.bStrides[2] == 16);
+  CHECK(blasOperand(g.k, g.n, g.bStrides[1], g.bStrides[2])->transposed);
+  CHECK(a.stagingBytes == 16 * 32 * 4);
+  CHECK(describeVendorCall(a.call) == "cuBLAS gemm 16x32x16 (batch 1, f32)");
+  checkEpilogue(code, a);
+}
+
+TEST_CASE("a convolution offers cuDNN, reading its input's channel slice in place", "[codegen][vendor]") {
+  // ONNX pads one more row at the end than at the start: the same 11 rows as 1 at both ends.
+  const GeneratedPlan code = optimizedCode(slicedConv({1, 0, 2, 0}));
+  REQUIRE(code.vendorAlternatives.size() == 1);
+  const VendorAlternative& a = code.vendorAlternatives[0];
+  const auto& c = std::get<VendorConv>(a.call);
+  CHECK((c.batch == 3 && c.cin == 12 && c.h == 23 && c.w == 19 && c.cout == 70));
+  CHECK((c.kh == 3 && c.kw == 2 && c.strideH == 2 && c.dilationH == 2 && c.padH == 1 && c.padW == 0));
+  CHECK((c.oh == 11 && c.ow == 18));
+  // The slice is virtual: the call reads x from channel 8 on, with x's strides.
+  CHECK(c.x.byteOffset == 8 * 23 * 19 * 4);
+  CHECK(c.xStrides == std::array<int64_t, 4>{20 * 23 * 19, 23 * 19, 19, 1});
+  CHECK(a.stagingBytes == int64_t{3} * 70 * 11 * 18 * 4);
+  checkEpilogue(code, a);
+  // A column padded at the end only is one more output column: cuDNN's
+  // symmetric padding cannot give it, so that convolution keeps its code.
+  CHECK(optimizedCode(slicedConv({1, 0, 2, 1})).vendorAlternatives.empty());
+}
+
+TEST_CASE("depthwise and grouped convolutions offer cuDNN with their groups", "[codegen][vendor]") {
+  GraphBuilder b("dw");
+  Value* x = b.input("x", DType::F32, {2, 32, 14, 14});
+  Value* dw = b.op("Conv", {x, b.input("dw", DType::F32, {32, 1, 7, 7})},
+                   attrs({{"group", int64_t{32}}, {"pads", std::vector<int64_t>{3, 3, 3, 3}}}));
+  b.output(b.op("Conv", {dw, b.input("g", DType::F32, {64, 8, 3, 3})},
+                attrs({{"group", int64_t{4}}, {"pads", std::vector<int64_t>{1, 1, 1, 1}}})));
+  const GeneratedPlan code = baselineCode(b.finish());
+  REQUIRE(code.vendorAlternatives.size() == 2);
+  CHECK(std::get<VendorConv>(code.vendorAlternatives[0].call).groups == 32);
+  CHECK(std::get<VendorConv>(code.vendorAlternatives[1].call).groups == 4);
+  for (const VendorAlternative& a : code.vendorAlternatives) checkEpilogue(code, a);
+  // One staging buffer serves both, sized for the larger result.
+  CHECK(code.vendorAlternatives[0].staging == code.vendorAlternatives[1].staging);
+  CHECK(code.scratchBytes.at(code.vendorAlternatives[0].staging - code.numPlanBuffers) == 2 * 64 * 14 * 14 * 4);
+}
+
+TEST_CASE("kernels that share code share their alternative's epilogue", "[codegen][vendor]") {
+  GraphBuilder b("layers");
+  Value* x = b.input("x", DType::F32, {8, 64});
+  for (int i = 0; i < 3; ++i) x = b.op("MatMul", {x, b.input("w" + std::to_string(i), DType::F32, {64, 64})});
+  b.output(x);
+  const GeneratedPlan code = baselineCode(b.finish());
+  REQUIRE(code.vendorAlternatives.size() == 3);
+  std::set<int> weights;
+  for (const VendorAlternative& a : code.vendorAlternatives) {
+    CHECK(a.epilogue.entry == "k0_vendor_epilogue");
+    weights.insert(std::get<VendorGemm>(a.call).b.buffer);
+    checkEpilogue(code, a);
+  }
+  CHECK(weights.size() == 3); // each call reads its own layer's weight
+  CHECK(countOccurrences(code.source, "vendor_epilogue(Buffers b)") == 1);
+}
+
+TEST_CASE("a GEMM whose operand no BLAS layout reads offers no alternative", "[codegen][vendor]") {
+  // B is every other column of w: both of its strides (64, 2) are non-unit.
+  GraphBuilder b("strided");
+  Value* x = b.input("x", DType::F32, {8, 16});
+  Value* w = b.input("w", DType::F32, {16, 64});
+  Value* cols = b.op("Slice", {w, b.ints("starts", {0}), b.ints("ends", {64}), b.ints("axes", {1}),
+                               b.ints("steps", {2})});
+  b.output(b.op("MatMul", {x, cols}));
+  const GeneratedPlan code = optimizedCode(b.finish());
+  // The GEMM reads the slice in place (one launch, no copy), and offers nothing.
+  REQUIRE(code.launches.size() == 1);
+  CHECK(code.vendorAlternatives.empty());
+  CHECK(!blasOperand(16, 32, 64, 2));
+}
