@@ -51,11 +51,6 @@ Error blameCompileError(const Error& e, const ExecPlan& plan, const GeneratedPla
 // chosen calls need.
 constexpr size_t kVendorSearchBytes = 64 << 20;
 
-// A vendor call's staging buffer is allocated only when one is chosen.
-bool isVendorStaging(const GeneratedPlan& code, size_t buffer) {
-  return !code.vendorAlternatives.empty() && code.vendorAlternatives.front().staging == static_cast<int>(buffer);
-}
-
 // Everything a measured choice between launch `l`'s code and `alternative`
 // depends on (the device apart: VendorChoiceCache adds it).
 std::string choiceKey(const GeneratedPlan& code, const GeneratedLaunch& l, const VendorAlternative& alternative) {
@@ -97,7 +92,7 @@ GpuPlan::GpuPlan(const ExecPlan& plan, GeneratedPlan code, NvrtcCompiler& compil
   for (const PlanBuffer& b : plan.buffers)
     if (b.aliasOf >= 0) addresses_[b.id] = addresses_[b.aliasOf];
   for (size_t i = 0; i < code_.scratchBytes.size(); ++i) {
-    if (isVendorStaging(code_, code_.numPlanBuffers + i)) continue;
+    if (code_.vendorStaging() == static_cast<int>(code_.numPlanBuffers + i)) continue; // allocated when chosen
     owned_.emplace_back(static_cast<size_t>(code_.scratchBytes[i]));
     addresses_[code_.numPlanBuffers + i] = owned_.back().data();
     if (code_.scratchZeroed[i]) owned_.back().memset(0);
@@ -172,8 +167,7 @@ void GpuPlan::rebuildSteps() {
   steps_.clear();
   for (size_t i = 0; i < code_.launches.size(); ++i) {
     const int a = alternativeOf[code_.launches[i].planKernel];
-    // The alternative replaces every launch of its kernel: it runs at the first.
-    if (a >= 0 && i > 0 && code_.launches[i - 1].planKernel == code_.launches[i].planKernel) continue;
+    // An alternative replaces its kernel's one launch (ModuleBuilder::addVendorAlternative).
     steps_.push_back({i, a});
   }
 }
@@ -214,7 +208,7 @@ std::vector<Tensor> GpuPlan::run() {
 void GpuPlan::chooseVendorCalls(VendorPolicy policy) {
   releaseVendorResources();
   if (policy == VendorPolicy::Never || code_.vendorAlternatives.empty()) return;
-  const int staging = code_.vendorAlternatives.front().staging;
+  const int staging = code_.vendorStaging();
   vendorStaging_ = DeviceBuffer(static_cast<size_t>(code_.scratchBytes.at(staging - code_.numPlanBuffers)));
   vendorWorkspace_ = DeviceBuffer(kVendorSearchBytes);
   addresses_[staging] = vendorStaging_.data();
@@ -222,16 +216,16 @@ void GpuPlan::chooseVendorCalls(VendorPolicy policy) {
   for (const VendorAlternative& a : code_.vendorAlternatives) epilogues.push_back(a.epilogue);
   epilogueArguments_ = bindArguments(epilogues);
 
-  std::vector<int> alternativeOf(plan_.kernels.size(), -1), launchCount(plan_.kernels.size(), 0);
+  std::vector<int> alternativeOf(plan_.kernels.size(), -1);
   for (size_t a = 0; a < code_.vendorAlternatives.size(); ++a)
     alternativeOf[code_.vendorAlternatives[a].planKernel] = static_cast<int>(a);
-  for (const GeneratedLaunch& l : code_.launches) ++launchCount[l.planKernel];
+  VendorChoiceCache cache;
   std::optional<KernelTimer> timer;
   if (policy == VendorPolicy::Measure) timer.emplace(vendorSelectionTimer());
   // In plan order, so that every kernel is timed on the values it reads.
   for (size_t i = 0; i < code_.launches.size(); ++i) {
     const int k = code_.launches[i].planKernel, a = alternativeOf[k];
-    if (a >= 0 && launchCount[k] == 1) chooseVendorCall(i, a, policy, timer ? &*timer : nullptr);
+    if (a >= 0) chooseVendorCall(i, a, policy, cache, timer ? &*timer : nullptr);
     launch(i, nullptr);
     checkCuda(cudaDeviceSynchronize(), fmt::format("choosing vendor calls: {}", describeStep({i, -1})));
   }
@@ -243,9 +237,8 @@ void GpuPlan::chooseVendorCalls(VendorPolicy policy) {
   rebuildSteps();
 }
 
-bool GpuPlan::chooseVendorCall(size_t i, int a, VendorPolicy policy, KernelTimer* timer) {
+bool GpuPlan::chooseVendorCall(size_t i, int a, VendorPolicy policy, VendorChoiceCache& cache, KernelTimer* timer) {
   const VendorAlternative& alternative = code_.vendorAlternatives[a];
-  VendorChoiceCache cache;
   const std::string key = choiceKey(code_, code_.launches[i], alternative);
   std::optional<VendorChoice> choice = policy == VendorPolicy::Measure ? cache.find(key) : std::nullopt;
   if (choice && !choice->vendor) return false;
@@ -278,7 +271,7 @@ bool GpuPlan::chooseVendorCall(size_t i, int a, VendorPolicy policy, KernelTimer
 
 void GpuPlan::releaseVendorResources() {
   for (std::unique_ptr<PreparedVendorCall>& call : vendorCalls_) call.reset();
-  if (!code_.vendorAlternatives.empty()) addresses_[code_.vendorAlternatives.front().staging] = nullptr;
+  if (code_.vendorStaging() >= 0) addresses_[code_.vendorStaging()] = nullptr;
   epilogueArguments_.clear();
   vendorStaging_ = DeviceBuffer();
   vendorWorkspace_ = DeviceBuffer();
@@ -292,7 +285,7 @@ size_t GpuPlan::vendorCallsChosen() const {
 int64_t GpuPlan::scratchBytes() const {
   int64_t bytes = static_cast<int64_t>(vendorStaging_.size() + vendorWorkspace_.size());
   for (size_t i = 0; i < code_.scratchBytes.size(); ++i)
-    if (!isVendorStaging(code_, code_.numPlanBuffers + i)) bytes += code_.scratchBytes[i];
+    if (code_.vendorStaging() != static_cast<int>(code_.numPlanBuffers + i)) bytes += code_.scratchBytes[i];
   return bytes;
 }
 

@@ -17,6 +17,7 @@
 #include "profiler/Nvrtc.h"
 #include "profiler/PlanModules.h"
 #include "profiler/VendorCalls.h"
+#include "profiler/VendorSelection.h"
 
 #include <map>
 #include <memory>
@@ -88,7 +89,7 @@ private:
   void rebuildSteps();
   // Decides alternative `a` of the kernel launch `i` makes (the inputs of
   // the launch are ready); returns whether the vendor call runs.
-  bool chooseVendorCall(size_t i, int a, VendorPolicy policy, KernelTimer* timer);
+  bool chooseVendorCall(size_t i, int a, VendorPolicy policy, VendorChoiceCache& cache, KernelTimer* timer);
   void releaseVendorResources();
 
   const ExecPlan& plan_;

@@ -45,20 +45,20 @@ cudnnHandle_t dnnHandle() {
 // need a little.
 constexpr size_t kBlasWorkspaceBytes = 4 << 20;
 
-cudaDataType_t blasType(VendorType type) {
+cudaDataType_t blasType(ElemType type) {
   switch (type) {
-  case VendorType::F32: return CUDA_R_32F;
-  case VendorType::F16: return CUDA_R_16F;
-  case VendorType::BF16: return CUDA_R_16BF;
+  case ElemType::F32: return CUDA_R_32F;
+  case ElemType::F16: return CUDA_R_16F;
+  case ElemType::BF16: return CUDA_R_16BF;
   }
   return CUDA_R_32F;
 }
 
-cudnnDataType_t dnnType(VendorType type) {
+cudnnDataType_t dnnType(ElemType type) {
   switch (type) {
-  case VendorType::F32: return CUDNN_DATA_FLOAT;
-  case VendorType::F16: return CUDNN_DATA_HALF;
-  case VendorType::BF16: return CUDNN_DATA_BFLOAT16;
+  case ElemType::F32: return CUDNN_DATA_FLOAT;
+  case ElemType::F16: return CUDNN_DATA_HALF;
+  case ElemType::BF16: return CUDNN_DATA_BFLOAT16;
   }
   return CUDNN_DATA_FLOAT;
 }
@@ -90,7 +90,7 @@ struct PreparedVendorCall::Conv {
                "cudnnSetConvolution2dDescriptor");
     checkCudnn(cudnnSetConvolutionGroupCount(conv, c.groups), "cudnnSetConvolutionGroupCount");
     // Float may take tf32 tensor cores, as PyTorch lets cuDNN by default.
-    checkCudnn(cudnnSetConvolutionMathType(conv, c.type == VendorType::F32 ? CUDNN_DEFAULT_MATH
+    checkCudnn(cudnnSetConvolutionMathType(conv, c.type == ElemType::F32 ? CUDNN_DEFAULT_MATH
                                                                             : CUDNN_TENSOR_OP_MATH),
                "cudnnSetConvolutionMathType");
     checkCudnn(cudnnSetTensor4dDescriptor(y, CUDNN_TENSOR_NCHW, type, c.batch, c.cout, c.oh, c.ow),

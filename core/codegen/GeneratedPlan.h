@@ -59,6 +59,8 @@ struct GeneratedPlan {
   std::vector<VendorAlternative> vendorAlternatives;
 
   size_t numBuffers() const { return numPlanBuffers + scratchBytes.size(); }
+  // The scratch buffer every vendor alternative stages its result in, or -1.
+  int vendorStaging() const { return vendorAlternatives.empty() ? -1 : vendorAlternatives.front().staging; }
   // The source lines `span` covers, newlines included.
   std::string_view spanText(const SourceSpan& span) const {
     if (span.empty()) return {};

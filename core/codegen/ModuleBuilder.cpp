@@ -48,10 +48,12 @@ int ModuleBuilder::vendorStaging(int64_t bytes) {
 
 void ModuleBuilder::addVendorAlternative(int planKernel, VendorCall call, int staging, const std::string& entry,
                                          int64_t elements, std::string what) {
-  TCX_CHECK(planKernel == currentKernel_ && plan_.vendorAlternatives.size() == alternativeStart_,
-            ErrorKind::Internal, "plan kernel {} offers a second vendor alternative, or one outside its code",
-            planKernel);
-  const int64_t stagingBytes = elements * vendorTypeBytes(vendorCallType(call));
+  // The alternative replaces the kernel's one launch (GpuPlan runs it there).
+  TCX_CHECK(planKernel == currentKernel_ && plan_.vendorAlternatives.size() == alternativeStart_ &&
+                plan_.launches.size() == launchStart_ + 1,
+            ErrorKind::Internal, "plan kernel {} offers a vendor alternative with {} launches of its own, {} before",
+            planKernel, plan_.launches.size() - launchStart_, plan_.vendorAlternatives.size() - alternativeStart_);
+  const int64_t stagingBytes = elements * elemBytes(vendorCallType(call));
   VendorAlternative alternative{
       .planKernel = planKernel, .call = std::move(call), .staging = staging, .stagingBytes = stagingBytes};
   alternative.epilogue = launch1d(planKernel, entry, (elements + kThreads - 1) / kThreads, kThreads, std::move(what));

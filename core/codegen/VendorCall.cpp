@@ -10,15 +10,6 @@ namespace tcx {
 
 namespace {
 
-const char* typeName(VendorType type) {
-  switch (type) {
-  case VendorType::F32: return "f32";
-  case VendorType::F16: return "f16";
-  case VendorType::BF16: return "bf16";
-  }
-  return "?";
-}
-
 // Alignment of an operand's address as the libraries pick kernels by it.
 int64_t alignment(const BufferBinding& binding) {
   for (int64_t a : {16, 8, 4})
@@ -27,8 +18,6 @@ int64_t alignment(const BufferBinding& binding) {
 }
 
 } // namespace
-
-int vendorTypeBytes(VendorType type) { return type == VendorType::F32 ? 4 : 2; }
 
 std::optional<BlasOperand> blasOperand(int64_t rows, int64_t cols, int64_t rowStride, int64_t colStride) {
   // A size-1 dimension's stride is never used: any leading dimension that
@@ -45,25 +34,25 @@ std::optional<BlasOperand> blasOperand(int64_t rows, int64_t cols, int64_t rowSt
   return std::nullopt;
 }
 
-VendorType vendorCallType(const VendorCall& call) {
+ElemType vendorCallType(const VendorCall& call) {
   return std::visit([](const auto& c) { return c.type; }, call);
 }
 
 std::string describeVendorCall(const VendorCall& call) {
   if (const auto* g = std::get_if<VendorGemm>(&call))
-    return fmt::format("cuBLAS gemm {}x{}x{} (batch {}, {})", g->m, g->n, g->k, g->batch, typeName(g->type));
+    return fmt::format("cuBLAS gemm {}x{}x{} (batch {}, {})", g->m, g->n, g->k, g->batch, cudaTypeName(g->type));
   const auto& c = std::get<VendorConv>(call);
   return fmt::format("cuDNN conv {}x{} {}->{}{} on {}x{}x{} (stride {}, {})", c.kh, c.kw, c.cin, c.cout,
                      c.groups > 1 ? fmt::format(" in {} groups", c.groups) : "", c.batch, c.h, c.w, c.strideH,
-                     typeName(c.type));
+                     cudaTypeName(c.type));
 }
 
 std::string vendorCallKey(const VendorCall& call) {
   if (const auto* g = std::get_if<VendorGemm>(&call))
-    return fmt::format("gemm {} {} {} {} {} a {} {} b {} {}", typeName(g->type), g->batch, g->m, g->n, g->k,
+    return fmt::format("gemm {} {} {} {} {} a {} {} b {} {}", cudaTypeName(g->type), g->batch, g->m, g->n, g->k,
                        g->aStrides, alignment(g->a), g->bStrides, alignment(g->b));
   const auto& c = std::get<VendorConv>(call);
-  return fmt::format("conv {} n{} c{} {}x{} k{} {}x{} o{}x{} p{},{} s{},{} d{},{} g{} x {} {} w {}", typeName(c.type),
+  return fmt::format("conv {} n{} c{} {}x{} k{} {}x{} o{}x{} p{},{} s{},{} d{},{} g{} x {} {} w {}", cudaTypeName(c.type),
                      c.batch, c.cin, c.h, c.w, c.cout, c.kh, c.kw, c.oh, c.ow, c.padH, c.padW, c.strideH, c.strideW,
                      c.dilationH, c.dilationW, c.groups, c.xStrides, alignment(c.x), alignment(c.weight));
 }

@@ -15,6 +15,7 @@
 // read of the result, which the measurement weighs.
 
 #include "codegen/GeneratedLaunch.h"
+#include "tcx/launch.h"
 
 #include <array>
 #include <cstdint>
@@ -23,8 +24,6 @@
 #include <variant>
 
 namespace tcx {
-
-enum class VendorType { F32, F16, BF16 };
 
 // Which form of a plan kernel with an alternative the profiler runs: the
 // faster by measurement (cached per device and shape), always the
@@ -36,7 +35,7 @@ enum class VendorPolicy { Measure, Never, Always };
 // Float accumulates in full fp32 (as PyTorch's default matmul); 16-bit types
 // on tensor cores with float accumulation.
 struct VendorGemm {
-  VendorType type = VendorType::F32;
+  ElemType type = ElemType::F32;
   int batch = 1, m = 0, n = 0, k = 0;
   BufferBinding a, b;
   std::array<int64_t, 3> aStrides{}, bStrides{};
@@ -47,7 +46,7 @@ struct VendorGemm {
 // Float may use tf32 tensor cores, as cuDNN does by default (and PyTorch's
 // convolutions with it).
 struct VendorConv {
-  VendorType type = VendorType::F32;
+  ElemType type = ElemType::F32;
   int batch = 0, cin = 0, h = 0, w = 0, cout = 0, kh = 0, kw = 0, oh = 0, ow = 0;
   int padH = 0, padW = 0, strideH = 1, strideW = 1, dilationH = 1, dilationW = 1, groups = 1;
   BufferBinding x, weight;
@@ -80,12 +79,11 @@ struct VendorAlternative {
   GeneratedLaunch epilogue;
 };
 
-// "cuBLAS gemm 6304x3072x768 (batch 1, f32)", "cuDNN conv 3x3 64->64 on 32x56x56 (f32)".
+// "cuBLAS gemm 6304x3072x768 (batch 1, float)", "cuDNN conv 3x3 64->64 on 32x56x56 (stride 1, float)".
 std::string describeVendorCall(const VendorCall& call);
 // Everything that determines the call's speed, as text: part of the key
 // under which a measured choice is cached.
 std::string vendorCallKey(const VendorCall& call);
-int vendorTypeBytes(VendorType type);
-VendorType vendorCallType(const VendorCall& call);
+ElemType vendorCallType(const VendorCall& call);
 
 } // namespace tcx

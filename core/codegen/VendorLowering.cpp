@@ -11,15 +11,6 @@ namespace tcx {
 
 namespace {
 
-VendorType vendorType(ElemType type) {
-  switch (type) {
-  case ElemType::F32: return VendorType::F32;
-  case ElemType::F16: return VendorType::F16;
-  case ElemType::BF16: return VendorType::BF16;
-  }
-  return VendorType::F32;
-}
-
 bool fitsInt(int64_t v) { return v >= 0 && v <= std::numeric_limits<int>::max(); }
 
 // The operand's first element as a binding, if no stride runs backwards.
@@ -36,9 +27,8 @@ void offer(ValueCode& values, VendorCall call, int64_t batch, int64_t m, int64_t
   ModuleBuilder& module = values.module();
   const std::string prefix = values.prefix(), entry = prefix + "vendor_epilogue";
   const int64_t elements = batch * m * n;
-  const VendorType type = vendorCallType(call);
-  const int staging = module.vendorStaging(elements * vendorTypeBytes(type));
-  const char* storage = type == VendorType::F32 ? "float" : type == VendorType::F16 ? "__half" : "__nv_bfloat16";
+  const ElemType type = vendorCallType(call);
+  const int staging = module.vendorStaging(elements * elemBytes(type));
   module.append(fmt::format(
       "extern \"C\" __global__ void __launch_bounds__(256) {entry}(Buffers b) {{\n"
       "  const {t}* staged = static_cast<const {t}*>({staging});\n"
@@ -46,7 +36,7 @@ void offer(ValueCode& values, VendorCall call, int64_t batch, int64_t m, int64_t
       "    const {u} u = {u}(i), row = u / {n};\n"
       "    {p}Epilogue{{b}}(int(row / {m}), int(row % {m}), int(u % {n}), tcx::to_float(staged[i]));\n"
       "  }}\n}}\n\n",
-      fmt::arg("entry", entry), fmt::arg("t", storage), fmt::arg("staging", ModuleBuilder::bufferRef(staging)),
+      fmt::arg("entry", entry), fmt::arg("t", cudaTypeName(type)), fmt::arg("staging", ModuleBuilder::bufferRef(staging)),
       fmt::arg("count", elements), fmt::arg("n", n), fmt::arg("m", m), fmt::arg("p", prefix),
       // 32-bit division by a constant costs several times less than 64-bit.
       fmt::arg("u", elements <= std::numeric_limits<unsigned>::max() ? "unsigned" : "tcx::u64")));
@@ -60,7 +50,7 @@ void offerVendorGemm(ValueCode& values, const GemmProblem& problem, const Stride
   const int elem = elemBytes(problem.type);
   std::optional<BufferBinding> aAt = binding(a, elem), bAt = binding(b, elem);
   if (!aAt || !bAt) return;
-  VendorGemm gemm{.type = vendorType(problem.type), .batch = problem.batch, .m = problem.m, .n = problem.n,
+  VendorGemm gemm{.type = problem.type, .batch = problem.batch, .m = problem.m, .n = problem.n,
                   .k = problem.k, .a = *aAt, .b = *bAt};
   for (int d = 0; d < 3; ++d) {
     gemm.aStrides[d] = problem.aStrides[d];
@@ -83,7 +73,7 @@ void offerVendorConv(ValueCode& values, const Node& conv, const StridedView& x, 
     if (ws[d] != 1 && w.strides[d] != packed) return;
   const nn::WindowAttrs window = nn::readWindowAttrs(conv.attrs(), 2, {ws[2], ws[3]});
   const nn::WindowPlacement placement = nn::placeWindow(window, {xs[2], xs[3]});
-  VendorConv c{.type = vendorType(type), .x = *xAt, .weight = *wAt};
+  VendorConv c{.type = type, .x = *xAt, .weight = *wAt};
   for (int64_t v : {xs[0], xs[1], xs[2], xs[3], ys[1], ys[2], ys[3], ws[2], ws[3]})
     if (!fitsInt(v)) return;
   c.batch = int(xs[0]), c.cin = int(xs[1]), c.h = int(xs[2]), c.w = int(xs[3]);

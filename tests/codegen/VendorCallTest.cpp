@@ -89,7 +89,7 @@ TEST_CASE("a MatMul kernel offers cuBLAS with its operands as strided matrices",
   CHECK(g.bStrides[2] == 16);
   CHECK(blasOperand(g.k, g.n, g.bStrides[1], g.bStrides[2])->transposed);
   CHECK(a.stagingBytes == 16 * 32 * 4);
-  CHECK(describeVendorCall(a.call) == "cuBLAS gemm 16x32x16 (batch 1, f32)");
+  CHECK(describeVendorCall(a.call) == "cuBLAS gemm 16x32x16 (batch 1, float)");
   checkEpilogue(code, a);
 }
 

@@ -17,9 +17,11 @@
 #include "target/GpuPreset.h"
 
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
+#include <variant>
 
 using namespace tcx;
 
@@ -35,23 +37,39 @@ bool finite(const Tensor& t) {
 // offset (codegen/GeneratedPlan.h), so the layers of a transformer compile
 // one set of kernels. tests/gpu runs the shared kernels against the
 // reference; here each launch's entry is defined and each binding lies
-// inside its buffer.
-void checkSharedCode(const test::RealModel& m, const ExecPlan& plan) {
+// inside its buffer. The same holds for the vendor alternatives' epilogue
+// launches and for the operands their library calls read
+// (codegen/VendorCall.h), which every model's GEMMs or convolutions offer.
+void checkGeneratedCode(const test::RealModel& m, const ExecPlan& plan) {
   const GeneratedPlan code = generateCuda(plan);
-  for (const GeneratedLaunch& l : code.launches) {
+  auto checkInside = [&](const BufferBinding& binding) {
+    REQUIRE(binding.buffer >= 0);
+    const auto buffer = static_cast<size_t>(binding.buffer);
+    REQUIRE(buffer < code.numBuffers());
+    const int64_t bytes =
+        buffer < code.numPlanBuffers ? plan.buffers[buffer].bytes : code.scratchBytes[buffer - code.numPlanBuffers];
+    CHECK(binding.byteOffset >= 0);
+    CHECK(binding.byteOffset < std::max<int64_t>(bytes, 1));
+  };
+  auto checkLaunch = [&](const GeneratedLaunch& l) {
     INFO("launch " << l.entry << ": " << l.what);
     CHECK(code.source.find(" " + l.entry + "(Buffers b)") != std::string::npos);
     CHECK(l.buffers.size() <= code.bufferSlots);
-    for (const BufferBinding& binding : l.buffers) {
-      REQUIRE(binding.buffer >= 0);
-      const auto buffer = static_cast<size_t>(binding.buffer);
-      REQUIRE(buffer < code.numBuffers());
-      const int64_t bytes =
-          buffer < code.numPlanBuffers ? plan.buffers[buffer].bytes : code.scratchBytes[buffer - code.numPlanBuffers];
-      CHECK(binding.byteOffset >= 0);
-      CHECK(binding.byteOffset < std::max<int64_t>(bytes, 1));
+    for (const BufferBinding& binding : l.buffers) checkInside(binding);
+  };
+  for (const GeneratedLaunch& l : code.launches) checkLaunch(l);
+  for (const VendorAlternative& a : code.vendorAlternatives) {
+    checkLaunch(a.epilogue);
+    CHECK(std::ranges::count(code.launches, a.planKernel, &GeneratedLaunch::planKernel) == 1);
+    if (const auto* g = std::get_if<VendorGemm>(&a.call)) {
+      checkInside(g->a);
+      checkInside(g->b);
+    } else {
+      checkInside(std::get<VendorConv>(a.call).x);
+      checkInside(std::get<VendorConv>(a.call).weight);
     }
   }
+  CHECK(!code.vendorAlternatives.empty());
   size_t shared = 0;
   for (size_t k = 0; k < code.codeKernel.size(); ++k) shared += code.codeKernel[k] != static_cast<int>(k);
   // Every transformer export has at least two identical layers.
@@ -101,7 +119,7 @@ TEST_CASE("every real model imports, optimises and runs, its plans matching the 
       for (const ExecPlan* plan : {&s.baselinePlan(), &s.optimizedPlan()}) {
         INFO((plan == &s.baselinePlan() ? "baseline plan" : "optimised plan"));
         test::requireBitIdentical(s, *plan, inputs, ref);
-        checkSharedCode(m, *plan);
+        checkGeneratedCode(m, *plan);
       }
     }
   }

@@ -1,3 +1,4 @@
+#include "ScratchEnv.h"
 #include "TestKernels.h"
 
 #include "KernelLibrary.h"
@@ -19,41 +20,11 @@
 
 using namespace tcx;
 using namespace tcx::gpu;
+using test::ScopedEnv;
+using test::ScratchDir;
 namespace fs = std::filesystem;
 
 namespace {
-
-// A fresh cache directory per test, removed afterwards.
-struct ScratchDir {
-  fs::path path;
-  explicit ScratchDir(const std::string& tag)
-      : path(fs::temp_directory_path() / ("tcx_nvrtc_test_" + tag + "_" + std::to_string(::getpid()))) {
-    fs::remove_all(path);
-  }
-  ~ScratchDir() { fs::remove_all(path); }
-};
-
-// Sets an environment variable for a scope and restores it after.
-class ScopedEnv {
-public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value)
-      ::setenv(name, value, 1);
-    else
-      ::unsetenv(name);
-  }
-  ~ScopedEnv() {
-    if (old_)
-      ::setenv(name_, old_->c_str(), 1);
-    else
-      ::unsetenv(name_);
-  }
-
-private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
 
 std::string readFile(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);

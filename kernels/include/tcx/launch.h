@@ -330,11 +330,11 @@ inline AttentionPlan planAttention(const AttentionProblem& pr, int smCount, int 
   p.batch = pr.batch, p.heads = pr.heads, p.kvHeads = pr.kvHeads, p.sq = pr.sq, p.skv = pr.skv;
   p.rowGroups = static_cast<int>(ceilDiv(rows, 16 * plan.rowTiles));
   const i64 pairs = i64{pr.batch} * ceilDiv(i64{pr.kvHeads} * p.rowGroups, kAttentionWarps);
-  const i64 slots = i64{smCount} * kAttentionBlocksPerSm;
-  const i64 chunks = std::clamp<i64>(slots / pairs, 1, ceilDiv(pr.skv, kAttentionTile));
+  const i64 residentBlocks = i64{smCount} * kAttentionBlocksPerSm;
+  const i64 chunks = std::clamp<i64>(residentBlocks / pairs, 1, ceilDiv(pr.skv, kAttentionTile));
   p.chunkLen = static_cast<int>(chunkLen > 0 ? std::min(chunkLen, pr.skv) : ceilDiv(pr.skv, chunks));
   p.numChunks = static_cast<int>(ceilDiv(pr.skv, p.chunkLen));
-  plan.partial = launch1d(std::min<i64>(pairs * p.numChunks, slots), 1, 1, kAttentionThreads,
+  plan.partial = launch1d(std::min<i64>(pairs * p.numChunks, residentBlocks), 1, 1, kAttentionThreads,
                           attentionSharedBytes(pr.headDim, plan.rowTiles));
   const i64 outRows = i64{pr.batch} * pr.heads * pr.sq;
   plan.combine = launch1d(ceilDiv(outRows, kCombineThreads / 32), 1, 1, kCombineThreads, 0);
