@@ -95,7 +95,8 @@ std::string convParamsCode(const ConvMatch& match, const ConvParams& p, ElemType
       "  p.cout = {cout};\n  p.oh = {oh};\n  p.ow = {ow};\n  p.kh = {kh};\n  p.kw = {kw};\n"
       "  p.strideH = {sh};\n  p.strideW = {sw};\n  p.padH = {ph};\n  p.padW = {pw};\n"
       "  p.dilationH = {dh};\n  p.dilationW = {dw};\n  p.vectorX = {vx};\n  p.vectorW = {vw};\n"
-      "  p.splitK = {splitK};\n  p.stepsPerSplit = {steps};\n  p.workspace = {ws};\n  p.groups = {groups};\n",
+      "  p.splitK = {splitK};\n  p.stepsPerSplit = {steps};\n  p.workspace = {ws};\n  p.groups = {groups};\n"
+      "  p.tileRows = {tileRows};\n  p.tileChannels = {tileChannels};\n",
       fmt::arg("x", ModuleBuilder::elementPointer(match.x.buffer, match.x.offset, cudaTypeName(type), elemBytes(type))),
       fmt::arg("x0", p.xStride[0]), fmt::arg("x1", p.xStride[1]), fmt::arg("x2", p.xStride[2]),
       fmt::arg("x3", p.xStride[3]), fmt::arg("w", ModuleBuilder::elementPointer(match.w.buffer, match.w.offset, cudaTypeName(type), elemBytes(type))),
@@ -105,7 +106,8 @@ std::string convParamsCode(const ConvMatch& match, const ConvParams& p, ElemType
       fmt::arg("kh", p.kh), fmt::arg("kw", p.kw), fmt::arg("sh", p.strideH), fmt::arg("sw", p.strideW),
       fmt::arg("ph", p.padH), fmt::arg("pw", p.padW), fmt::arg("dh", p.dilationH), fmt::arg("dw", p.dilationW),
       fmt::arg("vx", p.vectorX), fmt::arg("vw", p.vectorW), fmt::arg("splitK", p.splitK),
-      fmt::arg("steps", p.stepsPerSplit), fmt::arg("groups", p.groups),
+      fmt::arg("steps", p.stepsPerSplit), fmt::arg("groups", p.groups), fmt::arg("tileRows", p.tileRows),
+      fmt::arg("tileChannels", p.tileChannels),
       fmt::arg("ws", workspace >= 0 ? ModuleBuilder::bufferRef(workspace) : "nullptr"));
 }
 
@@ -134,23 +136,26 @@ bool emitConv(ValueCode& values, const ConvMatch& match, ElemType type, const Co
   return true;
 }
 
-bool emitDepthwise(ValueCode& values, const ConvMatch& match, ElemType type) {
+bool emitDepthwise(ValueCode& values, const ConvMatch& match, ElemType type, const CodegenTarget& target) {
+  // A row of an image too wide for a multiprocessor's shared memory, with its taps' rows.
+  constexpr unsigned kMaxSharedBytes = 200 * 1024;
+  const DepthwisePlan plan = planDepthwise(match.params, target.smCount);
+  if (plan.launch.sharedBytes > kMaxSharedBytes) return false;
   std::optional<std::string> epilogue = epilogueFunctor(values, match.outIndex, match.acc);
   if (!epilogue) return false;
   ModuleBuilder& module = values.module();
   const std::string prefix = values.prefix();
   module.append(*epilogue);
-  const ConvParams& p = match.params;
-  const DepthwisePlan plan = planDepthwise(p);
+  const ConvParams& p = plan.params;
   module.append(fmt::format(
       "extern \"C\" __global__ void __launch_bounds__(tcx::kDepthwiseThreads) {p}conv(Buffers b) {{\n"
-      "{params}  tcx::conv_depthwise_body<{t}, {channels}>(p, {p}Epilogue{{b}});\n}}\n\n",
+      "{params}  tcx::conv_depthwise_{body}<{t}>(p, {p}Epilogue{{b}});\n}}\n\n",
       fmt::arg("p", prefix), fmt::arg("params", convParamsCode(match, p, type, -1)), fmt::arg("t", cudaTypeName(type)),
-      fmt::arg("channels", plan.channelsFastest)));
+      fmt::arg("body", plan.tiled ? "tiled_body" : "body")));
   module.addLibraryLaunch(values.planKernelIndex(), prefix + "conv", plan.launch.grid, plan.launch.block,
                    plan.launch.sharedBytes,
                    fmt::format("conv {}x{} depthwise x{} on {}x{}x{} (stride {}{})", p.kh, p.kw, p.groups, p.batch, p.h,
-                               p.width, p.strideH, plan.channelsFastest ? ", channels-last" : ""));
+                               p.width, p.strideH, plan.tiled ? ", channels-last" : ""));
   return true;
 }
 
@@ -182,7 +187,7 @@ bool emitLibraryConv(ValueCode& values, ElemType type, const CodegenTarget& targ
   const ConvParams& p = conv->params;
   const bool depthwise = p.groups > 1 && p.cin == 1 && p.cout == 1;
   if (!depthwise && p.groups > 1 && p.cout < kMinGroupOutputChannels) return false;
-  if (!(depthwise ? emitDepthwise(values, *conv, type) : emitConv(values, *conv, type, target))) return false;
+  if (!(depthwise ? emitDepthwise(values, *conv, type, target) : emitConv(values, *conv, type, target))) return false;
   offerVendorConv(values, *convolutionAnchor(values), conv->x, conv->w, type);
   return true;
 }

@@ -24,6 +24,10 @@ const char* cudaComputeType(DType t) {
   return t == DType::F16 || t == DType::BF16 ? "float" : cudaStorageType(t);
 }
 
+int cudaComputeBytes(DType t) {
+  return t == DType::F16 || t == DType::BF16 ? 4 : static_cast<int>(dtypeSize(t));
+}
+
 std::string cudaLiteral(double value, DType t) {
   if (!isFloatingPoint(t)) {
     if (t == DType::Bool) return value != 0 ? "true" : "false";

@@ -11,6 +11,7 @@ namespace tcx {
 
 const char* cudaStorageType(DType t); // "__nv_bfloat16", "float", ...
 const char* cudaComputeType(DType t); // "float", "double", "long long", ...
+int cudaComputeBytes(DType t);        // the size of cudaComputeType(t)
 // An exact literal of `value` in the compute type of `t` (hex floats, so
 // nothing is lost in printing).
 std::string cudaLiteral(double value, DType t);

@@ -129,6 +129,20 @@ void namedDims(const Shape& shape, const std::vector<size_t>& dims, Shape& exten
   }
 }
 
+// A row form's index split into the row's dimensions and the others
+// (index variables x<d> both).
+struct RowIndex {
+  Shape rowShape, outerShape;
+  std::vector<std::string> rowNames, outerNames;
+  explicit RowIndex(const CudaRowForm& form) {
+    std::vector<size_t> outerDims;
+    for (size_t d = 0; d < form.shape.size(); ++d)
+      if (std::find(form.rowDims.begin(), form.rowDims.end(), d) == form.rowDims.end()) outerDims.push_back(d);
+    namedDims(form.shape, form.rowDims, rowShape, rowNames);
+    namedDims(form.shape, outerDims, outerShape, outerNames);
+  }
+};
+
 } // namespace
 
 void ModuleBuilder::addBlockFoldKernel(int planKernel, const std::string& entry, const Shape& shape,
@@ -163,16 +177,10 @@ void ModuleBuilder::addBlockFoldKernel(int planKernel, const std::string& entry,
 
 void ModuleBuilder::addRowKernel(int planKernel, const std::string& entry, const CudaRowForm& form,
                                  const std::string& outType, const std::string& store, std::string what) {
-  std::vector<size_t> outerDims;
-  for (size_t d = 0; d < form.shape.size(); ++d)
-    if (std::find(form.rowDims.begin(), form.rowDims.end(), d) == form.rowDims.end()) outerDims.push_back(d);
-  Shape rowShape, outerShape;
-  std::vector<std::string> rowNames, outerNames;
-  namedDims(form.shape, form.rowDims, rowShape, rowNames);
-  namedDims(form.shape, outerDims, outerShape, outerNames);
-  const int64_t count = form.rowCount(), rows = numElements(outerShape);
+  const RowIndex at(form);
+  const int64_t count = form.rowCount(), rows = numElements(at.outerShape);
   const unsigned threads = foldThreads(count);
-  const std::string decomposeRow = decomposeIndex(rowShape, rowNames);
+  const std::string decomposeRow = decomposeIndex(at.rowShape, at.rowNames);
   const std::string value = form.valueAt(indexNames(form.shape.size()));
   std::string shared, statistics;
   for (size_t j = 0; j < form.statistics.size(); ++j) {
@@ -198,11 +206,127 @@ void ModuleBuilder::addRowKernel(int planKernel, const std::string& entry, const
       "    __syncthreads();\n"
       "  }}\n}}\n\n",
       fmt::arg("T", threads), fmt::arg("name", entry), fmt::arg("types", form.types), fmt::arg("shared", shared),
-      fmt::arg("R", rows), fmt::arg("decomposeOuter", decomposeIndex(outerShape, outerNames)), fmt::arg("F", count),
+      fmt::arg("R", rows), fmt::arg("decomposeOuter", decomposeIndex(at.outerShape, at.outerNames)), fmt::arg("F", count),
       fmt::arg("statistics", statistics), fmt::arg("decomposeRow", decomposeRow), fmt::arg("outType", outType),
       fmt::arg("element", form.element), fmt::arg("store", store));
   addLaunch1d(planKernel, entry, rows, threads, std::move(what));
 }
+
+void ModuleBuilder::addWarpRowKernel(int planKernel, const std::string& entry, const CudaRowForm& form,
+                                     const std::string& outType, const std::string& store, std::string what) {
+  // A row a warp, kThreads / 32 rows a block: the lanes fold consecutive
+  // elements and combine through shuffles, with no barrier.
+  constexpr int kRowsPerBlock = kThreads / 32;
+  const RowIndex at(form);
+  const int64_t count = form.rowCount(), rows = numElements(at.outerShape);
+  const std::string decomposeRow = decomposeIndex(at.rowShape, at.rowNames);
+  const std::string value = form.valueAt(indexNames(form.shape.size()));
+  std::string statistics;
+  for (const CudaRowStatistic& s : form.statistics)
+    statistics += fmt::format(
+        "    {type} {name};\n    {{\n    {type} _acc = {init};\n"
+        "    for (tcx::i64 _f = _lane; _f < {F}LL; _f += 32) {{\n      const tcx::i64 i = _f;\n{decomposeRow}"
+        "      const _T _v = {value};\n      const {type} _m = {map};\n      _acc = {fold};\n    }}\n"
+        "    for (int _s = 16; _s > 0; _s /= 2) {{\n      const {type} _m = __shfl_xor_sync(0xffffffffu, _acc, _s);\n"
+        "      _acc = {fold};\n    }}\n    {name} = {finish};\n    }}\n",
+        fmt::arg("type", s.type), fmt::arg("name", s.name), fmt::arg("init", s.init), fmt::arg("F", count),
+        fmt::arg("decomposeRow", decomposeRow), fmt::arg("value", value), fmt::arg("map", s.map),
+        fmt::arg("fold", s.fold), fmt::arg("finish", s.finish));
+  code_ += fmt::format(
+      "extern \"C\" __global__ void __launch_bounds__({T}) {name}(Buffers b) {{\n"
+      "  {types}"
+      "  const int _lane = threadIdx.x % 32;\n"
+      "  for (tcx::i64 _r = blockIdx.x * {W}LL + threadIdx.x / 32; _r < {R}LL; _r += gridDim.x * {W}LL) {{\n"
+      "    const tcx::i64 i = _r;\n{decomposeOuter}"
+      "    const long long _count = {F};\n{statistics}"
+      "    for (tcx::i64 _f = _lane; _f < {F}LL; _f += 32) {{\n"
+      "      const tcx::i64 i = _f;\n{decomposeRow}"
+      "      {outType} out;\n      {{\n{element}      }}\n{store}"
+      "    }}\n"
+      "  }}\n}}\n\n",
+      fmt::arg("T", kThreads), fmt::arg("name", entry), fmt::arg("types", form.types), fmt::arg("W", kRowsPerBlock),
+      fmt::arg("R", rows), fmt::arg("decomposeOuter", decomposeIndex(at.outerShape, at.outerNames)),
+      fmt::arg("F", count), fmt::arg("statistics", statistics), fmt::arg("decomposeRow", decomposeRow),
+      fmt::arg("outType", outType), fmt::arg("element", form.element), fmt::arg("store", store));
+  addLaunch1d(planKernel, entry, (rows + kRowsPerBlock - 1) / kRowsPerBlock, kThreads, std::move(what));
+}
+
+const char* const ModuleBuilder::kRowTileValue = "_tile[_tr * _tileStride + _f]";
+
+void ModuleBuilder::addInterleavedRowKernel(int planKernel, const std::string& entry, const CudaRowForm& form,
+                                            const RowTile& tile, const std::string& outType,
+                                            const std::string& store, std::string what) {
+  // A block takes 32 rows into a shared tile, a row a lane, so that each load
+  // is one coalesced access across the warp (its warps split the row's
+  // elements). The statistics fold from the tile: part p of kParts folds
+  // elements p, p + kParts, ... of its lane's row, and the parts combine
+  // through shared memory in part order. The elements then go out with
+  // consecutive threads on consecutive elements of a row, so that the
+  // stores are coalesced where the output's rows are dense.
+  constexpr int kParts = kThreads / 32;
+  const RowIndex at(form);
+  const int64_t count = form.rowCount(), rows = numElements(at.outerShape);
+  const std::string decomposeRow = decomposeIndex(at.rowShape, at.rowNames);
+  const std::string value = form.valueAt(indexNames(form.shape.size()));
+  std::string shared, statistics, restate;
+  for (size_t j = 0; j < form.statistics.size(); ++j) {
+    const CudaRowStatistic& s = form.statistics[j];
+    shared += fmt::format("  __shared__ {0} _part{1}[{2}][32];\n  __shared__ {0} _stat{1}[32];\n", s.type, j, kParts);
+    statistics += fmt::format(
+        "    {type} {name};\n    {{\n    {type} _acc = {init};\n"
+        "    for (tcx::i64 _f = _p; _f < {F}LL; _f += {P}) {{\n"
+        "      const _T _v = {value};\n      const {type} _m = {map};\n      _acc = {fold};\n    }}\n"
+        "    _part{j}[_p][_lane] = _acc;\n    __syncthreads();\n    _acc = _part{j}[0][_lane];\n"
+        "    for (int _q = 1; _q < {P}; ++_q) {{\n      const {type} _m = _part{j}[_q][_lane];\n"
+        "      _acc = {fold};\n    }}\n    {name} = {finish};\n    }}\n",
+        fmt::arg("type", s.type), fmt::arg("name", s.name), fmt::arg("init", s.init), fmt::arg("F", count),
+        fmt::arg("P", kParts), fmt::arg("value", value), fmt::arg("map", s.map), fmt::arg("fold", s.fold),
+        fmt::arg("j", j), fmt::arg("finish", s.finish));
+    statistics += fmt::format("    if (_p == 0) _stat{}[_lane] = {};\n", j, s.name);
+    restate += fmt::format("      const {} {} = _stat{}[_tr];\n", s.type, s.name, j);
+  }
+  // Lanes past the last row load the last row again, and store nothing.
+  code_ += fmt::format(
+      "extern \"C\" __global__ void __launch_bounds__({T}) {name}(Buffers b) {{\n"
+      "  {types}"
+      "  extern __shared__ __align__(16) unsigned char _smem[];\n"
+      "  {tileType}* const _tile = reinterpret_cast<{tileType}*>(_smem);\n"
+      "  constexpr int _tileStride = {F} + 1;\n{shared}"
+      "  const int _lane = threadIdx.x % 32, _p = threadIdx.x / 32;\n"
+      "  for (tcx::i64 _base = blockIdx.x * 32LL; _base < {R}LL; _base += gridDim.x * 32LL) {{\n"
+      "    {{\n"
+      "    const tcx::i64 i = _base + _lane < {R}LL ? _base + _lane : {R}LL - 1;\n{decomposeOuter}"
+      "    for (tcx::i64 _f = _p; _f < {F}LL; _f += {P}) {{\n"
+      "      const tcx::i64 i = _f;\n{decomposeRow}"
+      "      _tile[_lane * _tileStride + _f] = {load};\n"
+      "    }}\n"
+      "    }}\n"
+      "    __syncthreads();\n"
+      "    {{\n    const int _tr = _lane;\n    const long long _count = {F};\n{statistics}    }}\n"
+      "    __syncthreads();\n"
+      "    for (tcx::i64 _e = threadIdx.x; _e < 32LL * {F}LL && _base + _e / {F}LL < {R}LL; _e += {T}) {{\n"
+      "      const int _tr = static_cast<int>(_e / {F}LL);\n      const tcx::i64 _f = _e % {F}LL;\n"
+      "      const tcx::i64 i = _base + _tr;\n{decomposeOuter}"
+      "      {{\n      const tcx::i64 i = _f;\n{decomposeRow}"
+      "      const long long _count = {F};\n{restate}"
+      "      {outType} out;\n      {{\n{element}      }}\n{store}"
+      "      }}\n"
+      "    }}\n"
+      "    __syncthreads();\n"
+      "  }}\n}}\n\n",
+      fmt::arg("T", kThreads), fmt::arg("name", entry), fmt::arg("types", form.types),
+      fmt::arg("tileType", tile.type), fmt::arg("shared", shared), fmt::arg("R", rows),
+      fmt::arg("decomposeOuter", decomposeIndex(at.outerShape, at.outerNames)), fmt::arg("F", count),
+      fmt::arg("P", kParts), fmt::arg("decomposeRow", decomposeRow), fmt::arg("load", tile.load),
+      fmt::arg("statistics", statistics), fmt::arg("restate", restate), fmt::arg("outType", outType),
+      fmt::arg("element", form.element), fmt::arg("store", store));
+  const unsigned grid[3] = {static_cast<unsigned>(std::clamp<int64_t>((rows + 31) / 32, 1, kMaxBlocks)), 1, 1};
+  const unsigned block[3] = {kThreads, 1, 1};
+  addLaunch(planKernel, entry, grid, block, static_cast<unsigned>(rowTileBytes(count, tile.elementBytes)),
+            std::move(what));
+}
+
+int64_t ModuleBuilder::rowTileBytes(int64_t rowCount, int elementBytes) { return 32 * (rowCount + 1) * elementBytes; }
 
 void ModuleBuilder::addElementKernel(int planKernel, const std::string& entry, const Shape& shape,
                                      const std::string& body, std::string what) {

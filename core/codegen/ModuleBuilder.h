@@ -84,6 +84,23 @@ public:
   // the element in `out` (of outType) for `store`, and records its launch.
   void addRowKernel(int planKernel, const std::string& entry, const CudaRowForm& form, const std::string& outType,
                     const std::string& store, std::string what);
+  // The same with a warp per row: for rows of up to a few hundred elements.
+  void addWarpRowKernel(int planKernel, const std::string& entry, const CudaRowForm& form,
+                        const std::string& outType, const std::string& store, std::string what);
+  // The same with a block per 32 rows, for rows that lie side by side in
+  // memory: the block loads its rows into a shared tile, a row a lane, with
+  // `tile.load` (operand 0 at x0, x1, ...), and `form` reads operand 0 as
+  // kRowTileValue. The tile takes rowTileBytes of dynamic shared memory.
+  struct RowTile {
+    std::string load;
+    std::string type; // operand 0's compute type
+    int elementBytes = 4;
+  };
+  static const char* const kRowTileValue;
+  static int64_t rowTileBytes(int64_t rowCount, int elementBytes);
+  void addInterleavedRowKernel(int planKernel, const std::string& entry, const CudaRowForm& form,
+                               const RowTile& tile, const std::string& outType, const std::string& store,
+                               std::string what);
 
   // `narrowIndex`: every element index and offset of the module fits an int.
   GeneratedPlan finish(const std::string& prelude, bool narrowIndex) &&;

@@ -7,6 +7,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdlib>
+
 namespace tcx {
 
 namespace {
@@ -132,6 +135,7 @@ namespace {
 // A warp's worth of elements folded by a block; fewer and most of the block
 // idles.
 constexpr int64_t kMinFolded = 32;
+constexpr int64_t kWarpRow = 1024;
 
 // The block form of a reduction beats one thread per output element when
 // enough elements fold into each, and either the folded axes are the
@@ -145,6 +149,9 @@ bool preferBlockFold(const CudaBlockFold& fold, int64_t outputs) {
 
 // A block per row beats a thread per element, which folds the row's
 // statistics again for each of its elements, whenever rows are not tiny.
+// Up to kWarpRow elements a row (Swin's window softmax over 49, ViT's
+// LayerNorm over 768), a warp per row folds without barriers and keeps
+// every lane busy where a block would idle most of its threads at the tree.
 bool preferRowKernel(const CudaRowForm& row) { return row.rowWise && row.rowCount() >= kMinFolded; }
 
 // The device function `name` that reads a stage's scratch buffer.
@@ -182,49 +189,118 @@ std::string ValueCode::pointwiseFunction(const Node& node, const Value& out, con
 
 // A stage: a kernel computing every element of one of the node's outputs
 // into a scratch buffer (row-major, the output's dtype), and a function
-// reading it. Each output the kernel reads is a stage of its own.
+// reading it. Each output the kernel reads is a stage of its own. A stage
+// of a kernel output stores it where it belongs instead (directOutput), and
+// its function reads it there.
 std::string ValueCode::stage(const Node& node, const Value& out, const std::string& name) {
   const DType dtype = out.type().dtype;
   const Shape& shape = out.type().shape;
   const std::vector<std::string> index = indexNames(shape.size());
   const CudaElementContext ctx = elementContext(node, out, index);
-  const int scratch = module_.addScratch(out.type().byteSize(), out.name() + ", staged");
-  stagedScratch_[&out] = scratch;
-  const std::string offset = rowMajorOffset(shape);
   const std::string entry = fmt::format("{}stage{}", prefix(), stages_++);
-  if (node.op().fusionRole == FusionRole::MatrixProduct && emitStagedMatMul(*this, node, entry, scratch, offset))
-    return loadFunction(name, dtype, shape, scratch, offset);
+  int scratch = -1;
+  if (node.op().fusionRole == FusionRole::MatrixProduct) {
+    scratch = module_.addScratch(out.type().byteSize(), out.name() + ", staged");
+    stagedScratch_[&out] = scratch;
+    if (emitStagedMatMul(*this, node, entry, scratch, rowMajorOffset(shape)))
+      return loadFunction(name, dtype, shape, scratch, rowMajorOffset(shape));
+  }
+  const TensorAccess* direct = scratch < 0 ? directOutput(out) : nullptr;
+  if (direct) {
+    storedByStage_.insert(&out);
+  } else if (scratch < 0) {
+    scratch = module_.addScratch(out.type().byteSize(), out.name() + ", staged");
+    stagedScratch_[&out] = scratch;
+  }
+  const std::string store =
+      direct ? accessStore(*direct, plan_, "out")
+             : fmt::format("      tcx::store<{}>({}, {}, out);\n", cudaStorageType(dtype),
+                           ModuleBuilder::bufferRef(scratch), rowMajorOffset(shape));
+  const std::string function =
+      direct ? accessLoadFunction(name, *direct, plan_) : loadFunction(name, dtype, shape, scratch, rowMajorOffset(shape));
   if (node.op().cudaBlockFold) {
     const CudaBlockFold fold = node.op().cudaBlockFold(ctx);
     if (preferBlockFold(fold, numElements(shape))) {
-      module_.addBlockFoldKernel(index_, entry, shape, fold,
-                                 fmt::format("      tcx::store<{}>({}, {}, out);\n", cudaStorageType(dtype),
-                                             ModuleBuilder::bufferRef(scratch), offset),
+      module_.addBlockFoldKernel(index_, entry, shape, fold, store,
                                  fmt::format("stage {} (a block per element)", node.describe()));
-      return loadFunction(name, dtype, shape, scratch, offset);
+      return function;
     }
   }
   if (node.op().cudaRow) {
     const CudaRowForm row = node.op().cudaRow(ctx);
+    if (rowsSideBySide(node, row)) {
+      // The row form again, reading operand 0 from the kernel's shared tile.
+      CudaElementContext tiled = ctx;
+      tiled.operandAt = [at = ctx.operandAt](size_t operand, const std::vector<std::string>& where) {
+        return operand == 0 ? std::string(ModuleBuilder::kRowTileValue) : at(operand, where);
+      };
+      const DType inType = node.input(0)->type().dtype;
+      const ModuleBuilder::RowTile tile{call(node.input(0), index), cudaComputeType(inType), cudaComputeBytes(inType)};
+      module_.addInterleavedRowKernel(index_, entry, node.op().cudaRow(tiled), tile, cudaComputeType(dtype), store,
+                                      fmt::format("stage {} (32 rows a block, a row a lane)", node.describe()));
+      return function;
+    }
     if (preferRowKernel(row)) {
-      module_.addRowKernel(index_, entry, row, cudaComputeType(dtype),
-                           fmt::format("      tcx::store<{}>({}, {}, out);\n", cudaStorageType(dtype),
-                                       ModuleBuilder::bufferRef(scratch), offset),
-                           fmt::format("stage {} (a block per row)", node.describe()));
-      return loadFunction(name, dtype, shape, scratch, offset);
+      if (row.rowCount() <= kWarpRow)
+        module_.addWarpRowKernel(index_, entry, row, cudaComputeType(dtype), store,
+                                 fmt::format("stage {} (a warp per row)", node.describe()));
+      else
+        module_.addRowKernel(index_, entry, row, cudaComputeType(dtype), store,
+                             fmt::format("stage {} (a block per row)", node.describe()));
+      return function;
     }
   }
   const std::string element = node.op().cudaElement(ctx);
-  std::string body = fmt::format("    {} out;\n    {{\n{}    }}\n    tcx::store<{}>({}, {}, out);\n",
-                                 cudaComputeType(dtype), element, cudaStorageType(dtype),
-                                 ModuleBuilder::bufferRef(scratch), offset);
+  const std::string body =
+      fmt::format("    {} out;\n    {{\n{}    }}\n{}", cudaComputeType(dtype), element, store);
   module_.addElementKernel(index_, entry, shape, body, fmt::format("stage {}", node.describe()));
-  return loadFunction(name, dtype, shape, scratch, offset);
+  return function;
+}
+
+// Where the stage of kernel output `out` may store it instead of a scratch
+// buffer, which saves the store kernel's pass over it: its access, when
+// that is one piece of a buffer of out's dtype that no input of the kernel
+// reads. The stage then writes the buffer before the kernel's later stages
+// have read their inputs, where the store kernel ran after them all.
+const TensorAccess* ValueCode::directOutput(const Value& out) const {
+  const TensorAccess* access = findAccess(kernel_.outputs, &out);
+  if (!access || access->mapping.pieces().size() != 1 ||
+      access->mapping.pieces().front().source == MappingPiece::kFill || access->buffers.size() != 1 ||
+      plan_.buffers[access->buffers.front()].dtype != out.type().dtype)
+    return nullptr;
+  for (const TensorAccess& in : kernel_.inputs)
+    if (std::find(in.buffers.begin(), in.buffers.end(), access->buffers.front()) != in.buffers.end()) return nullptr;
+  return access;
+}
+
+// Whether operand 0 of a row form lies in memory with its rows side by side
+// and each row's elements apart: ConvNeXt's LayerNorms read NCHW activations
+// across channels, through the transpose VTC made virtual. A block per row
+// then loads one element per 32-byte sector; a lane per row reads a warp's
+// 32 rows in one access, when there are rows enough to fill the GPU and a
+// block's 32 rows fit its shared tile. It takes short rows too, whose element
+// form would walk each row again for every element.
+bool ValueCode::rowsSideBySide(const Node& node, const CudaRowForm& row) const {
+  constexpr int64_t kManyRows = 4096;
+  // Two blocks' tiles fit a multiprocessor's shared memory.
+  constexpr int64_t kMaxTileBytes = 100 << 10;
+  if (ModuleBuilder::rowTileBytes(row.rowCount(), cudaComputeBytes(node.input(0)->type().dtype)) > kMaxTileBytes)
+    return false;
+  const TensorAccess* access = inputAccess(node.input(0));
+  const std::optional<StridedView> view = access ? stridedView(*access) : std::nullopt;
+  if (!view || !row.rowWise || row.rowCount() == 0 || numElements(row.shape) / row.rowCount() < kManyRows)
+    return false;
+  int outer = -1; // the innermost dimension outside the row
+  for (size_t d = 0; d < row.shape.size(); ++d)
+    if (std::find(row.rowDims.begin(), row.rowDims.end(), d) == row.rowDims.end()) outer = static_cast<int>(d);
+  return outer >= 0 && std::abs(view->strides[outer]) == 1 && std::abs(view->strides[row.rowDims.back()]) != 1;
 }
 
 void ValueCode::storeOutputs() {
   for (size_t i = 0; i < kernel_.outputs.size(); ++i) {
     const TensorAccess& out = kernel_.outputs[i];
+    function(out.value);
+    if (storedByStage_.count(out.value)) continue;
     const Shape& shape = out.value->type().shape;
     std::string body = fmt::format("    const {} v = {};\n", cudaComputeType(out.value->type().dtype),
                                    call(out.value, indexNames(shape.size())));

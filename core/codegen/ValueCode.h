@@ -23,6 +23,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace tcx {
 
@@ -67,6 +68,8 @@ private:
   CudaElementContext elementContext(const Node& node, const Value& out, const std::vector<std::string>& index);
   std::string pointwiseFunction(const Node& node, const Value& out, const std::string& name);
   std::string stage(const Node& node, const Value& out, const std::string& name);
+  const TensorAccess* directOutput(const Value& out) const;
+  bool rowsSideBySide(const Node& node, const CudaRowForm& row) const;
 
   const ExecPlan& plan_;
   const PlanKernel& kernel_;
@@ -76,6 +79,7 @@ private:
   std::unordered_map<const Value*, std::string> functions_;
   std::unordered_map<const Value*, int> stagedScratch_; // staged value -> its scratch buffer
   std::unordered_map<const Value*, std::string> locals_;
+  std::unordered_set<const Value*> storedByStage_; // kernel outputs their stage stored (directOutput)
   int names_ = 0;
   int stages_ = 0;
 };

@@ -106,7 +106,9 @@ using CudaBlockFoldFn = std::function<CudaBlockFold(const CudaElementContext&)>;
 // every element of the row from them. Code generation runs it as a block per
 // row (ModuleBuilder::addRowKernel): the block folds each statistic as
 // CudaBlockFold does (threads on consecutive elements, a tree in shared
-// memory), then writes the row. Its element form (cudaRowElement), which is
+// memory), then writes the row; or, where rows lie side by side in memory
+// and a row's elements apart, as a block per 32 rows, a row a lane
+// (ModuleBuilder::addInterleavedRowKernel). Its element form (cudaRowElement), which is
 // the op's cudaElement, has each element's thread fold the statistics alone,
 // walking the whole row again for every element.
 //

@@ -97,7 +97,7 @@ struct OpDef {
   // Reductions that fold associatively also have a block form, which code
   // generation picks over cudaElement by the shape (codegen/ValueCode.cpp).
   CudaBlockFoldFn cudaBlockFold;
-  // Row-wise ops also have a row form, run as a block per row; their
+  // Row-wise ops also have a row form, run as a warp or a block per row; their
   // cudaElement is its element form (ops/CudaLowering.h CudaRowForm).
   CudaRowFormFn cudaRow;
   // The output equals this operand except at the elements the op writes

@@ -129,7 +129,7 @@ TEST_CASE("library kernels take the GEMMs, the attention and the convolutions", 
   CHECK(countLaunches(grouped, "conv") == 3);
   CHECK(countLaunches(grouped, "stage") == 0);
   CHECK(countLaunches(grouped, "conv 3x3 depthwise x4 on 2x5x5 (stride 1)") == 1);
-  CHECK(countOccurrences(grouped.source, "tcx::conv_depthwise_body<float, false>") == 1);
+  CHECK(countOccurrences(grouped.source, "tcx::conv_depthwise_body<float>") == 1);
 }
 
 TEST_CASE("a grouped convolution runs its groups on the implicit GEMM, one per grid z, without split-K", "[codegen]") {
@@ -168,9 +168,9 @@ TEST_CASE("a depthwise convolution over a transposed channels-last input runs it
   s.select(EdgeConstraintSpecs{});
   GeneratedPlan optimized = generateCuda(s.optimizedPlan());
   CHECK(countLaunches(optimized, "conv 7x7 depthwise x40 on 2x6x7 (stride 1, channels-last)") == 1);
-  CHECK(countOccurrences(optimized.source, "tcx::conv_depthwise_body<float, true>") == 1);
+  CHECK(countOccurrences(optimized.source, "tcx::conv_depthwise_tiled_body<float>") == 1);
   GeneratedPlan baseline = generateCuda(s.baselinePlan());
-  CHECK(countOccurrences(baseline.source, "tcx::conv_depthwise_body<float, false>") == 1);
+  CHECK(countOccurrences(baseline.source, "tcx::conv_depthwise_body<float>") == 1);
 }
 
 TEST_CASE("tensors with no elements plan and generate", "[codegen]") {
@@ -206,26 +206,63 @@ TEST_CASE("a reduction over the innermost axes folds with a block per output ele
   CHECK(countOccurrences(code.source, "__shared__ _A _part[256]") == 1);
 }
 
-TEST_CASE("row-wise ops run a block per row where rows are long", "[codegen]") {
+TEST_CASE("row-wise ops run a warp per row, or a block per row where rows are long", "[codegen]") {
   // ViT's LayerNorm (197 rows of 768) and attention scores (12 x 197 rows of
-  // 197); a softmax over rows of 8 keeps a thread per element.
+  // 197) a warp per row, 8 rows a block; rows of 4096 a block per row; a
+  // softmax over rows of 8 keeps a thread per element.
   GraphBuilder b("rows");
   Value* hidden = b.input("hidden", DType::F32, {1, 197, 768});
   b.output(b.op("LayerNormalization", {hidden, b.input("scale", DType::F32, {768}), b.input("bias", DType::F32, {768})},
                 attrs({{"axis", -1}})));
   b.output(b.op("Softmax", {b.input("scores", DType::F32, {1, 12, 197, 197})}));
+  b.output(b.op("Softmax", {b.input("long", DType::F32, {3, 4096})}));
   b.output(b.op("Softmax", {b.input("short", DType::F32, {64, 8})}));
   VtcSession s(b.finish(), defaultGpuPreset());
   GeneratedPlan code = generateCuda(s.baselinePlan());
-  const std::vector<GeneratedLaunch> rows = launchesDescribed(code, "a block per row");
-  REQUIRE(rows.size() == 2);
-  CHECK(rows[0].grid[0] == 197);
-  CHECK(rows[0].block[0] == 256);
-  CHECK(rows[1].grid[0] == 12 * 197);
-  CHECK(rows[1].block[0] == 256);
-  // LayerNorm's mean and inverse standard deviation, softmax's max and sum.
-  CHECK(countOccurrences(code.source, "__shared__ double _part1[256]") == 1);
+  const std::vector<GeneratedLaunch> warps = launchesDescribed(code, "a warp per row");
+  REQUIRE(warps.size() == 2);
+  CHECK(warps[0].grid[0] == (197 + 7) / 8);
+  CHECK(warps[0].block[0] == 256);
+  CHECK(warps[1].grid[0] == (12 * 197 + 7) / 8);
+  // LayerNorm's mean and inverse standard deviation, softmax's max and sum,
+  // each combined across the warp.
+  CHECK(countOccurrences(code.source, "__shfl_xor_sync(0xffffffffu, _acc, _s)") == 4);
+  const std::vector<GeneratedLaunch> blocks = launchesDescribed(code, "a block per row");
+  REQUIRE(blocks.size() == 1);
+  CHECK(blocks[0].grid[0] == 3);
+  CHECK(blocks[0].block[0] == 256);
   CHECK(countOccurrences(code.source, "__shared__ _T _part1[256]") == 1);
+  // Each output is stored where it belongs by its stage, with no store kernel.
+  CHECK(countLaunches(code, "store") == 0);
+  CHECK(code.scratchBytes.empty());
+}
+
+TEST_CASE("a row-wise op over rows side by side in memory runs 32 rows a block and stores its output itself",
+          "[codegen]") {
+  // ConvNeXt's LayerNorm across the channels of an NCHW activation, which the
+  // optimised plan reads through the Permute's mapping: 4200 rows, each of
+  // 20 elements 4200 apart, loaded a row a lane into a shared tile. The stage writes the graph output where it
+  // belongs: no store kernel copies it from a scratch buffer.
+  GraphBuilder b("channels_last_rows");
+  Value* nhwc = b.op("Transpose", {b.input("nchw", DType::F32, {1, 20, 60, 70})},
+                     attrs({{"perm", std::vector<int64_t>{0, 2, 3, 1}}}));
+  b.output(b.op("LayerNormalization", {nhwc, b.input("scale", DType::F32, {20}), b.input("bias", DType::F32, {20})},
+                attrs({{"axis", -1}})));
+  VtcSession s(b.finish(), defaultGpuPreset());
+  s.select(EdgeConstraintSpecs{});
+  GeneratedPlan optimized = generateCuda(s.optimizedPlan());
+  const std::vector<GeneratedLaunch> rows = launchesDescribed(optimized, "32 rows a block, a row a lane");
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0].grid[0] == (4200 + 31) / 32);
+  CHECK(rows[0].block[0] == 256);
+  CHECK(rows[0].sharedBytes == 32 * (20 + 1) * 4); // the block's rows, padded
+  CHECK(countLaunches(optimized, "store") == 0);
+  CHECK(optimized.scratchBytes.empty());
+  // The baseline copies the transpose first; its LayerNorm reads rows of
+  // consecutive elements, too short for a block per row.
+  GeneratedPlan baseline = generateCuda(s.baselinePlan());
+  CHECK(launchesDescribed(baseline, "32 rows a block").empty());
+  CHECK(countLaunches(baseline, "stage node 'LayerNormalization_1' (LayerNormalization)") == 1);
 }
 
 TEST_CASE("the GEMMs and convolutions of a plan share one zeroed split-K workspace, as big as the largest asks",
@@ -299,7 +336,7 @@ TEST_CASE("a float attention runs its two MatMuls on the library GEMMs", "[codeg
       if (l.what.rfind("copy", 0) != 0) attention.push_back(l);
     REQUIRE(attention.size() == 3);
     CHECK(attention[0].what.find("on the library gemm 197x197x64 (batch 12") != std::string::npos);
-    CHECK(attention[1].what.find("(a block per row)") != std::string::npos);
+    CHECK(attention[1].what.find("(a warp per row)") != std::string::npos);
     CHECK(attention[2].what.rfind("gemm 197x64x197 (batch 12", 0) == 0);
     CHECK(countOccurrences(code.source, "_acc += ") == 0); // no product one output per thread
   }

@@ -256,17 +256,31 @@ TEST_CASE("convolution views that are not dense copy element by element", "[kern
   CHECK_FALSE(planConv(denseConv(1, 3, 224, 64, 11), ElemType::F32, true, true, 132).staged);
 }
 
-TEST_CASE("depthwise convolutions run a thread an output, along x's densest dimension", "[kernels][launch]") {
+TEST_CASE("depthwise convolutions run a thread an output over NCHW, in shared tiles over channels-last x",
+          "[kernels][launch]") {
   ConvParams p = denseConv(32, 1, 56, 1, 7);
   p.groups = 96;
   p.xStride[0] = i64{96} * 56 * 56;
-  const DepthwisePlan rows = planDepthwise(p);
-  CHECK_FALSE(rows.channelsFastest);
+  const DepthwisePlan rows = planDepthwise(p, 132);
+  CHECK_FALSE(rows.tiled);
   CHECK(rows.launch.grid[0] == 32u * 96 * 56 * 56 / kDepthwiseThreads);
   CHECK(rows.launch.block[0] == static_cast<unsigned>(kDepthwiseThreads));
-  INFO("channels-last: ConvNeXt's first depthwise reads its stem's output through a transpose");
+  INFO("channels-last: ConvNeXt's first depthwise reads its stem's output through a transpose; 8 channels a block");
   p.xStride[1] = 1, p.xStride[2] = i64{56} * 96, p.xStride[3] = 96;
-  CHECK(planDepthwise(p).channelsFastest);
+  const DepthwisePlan channels = planDepthwise(p, 132);
+  CHECK(channels.tiled);
+  CHECK(channels.params.tileChannels == 8);
+  CHECK(channels.launch.grid[1] == 12u);
+  CHECK(channels.launch.grid[2] == 32u);
+  CHECK(channels.launch.grid[0] == static_cast<unsigned>((56 + channels.params.tileRows - 1) / channels.params.tileRows));
+  CHECK(channels.launch.sharedBytes == static_cast<unsigned>(depthwiseSharedBytes(channels.params, channels.params.tileRows, 8)));
+  CHECK(channels.launch.sharedBytes <= static_cast<unsigned>(kDepthwiseTileBytes));
+  CHECK(depthwiseSharedBytes(channels.params, channels.params.tileRows + 1, 8) > kDepthwiseTileBytes);
+  INFO("one image: the rows split until every multiprocessor has two blocks");
+  p.batch = 1;
+  const DepthwisePlan split = planDepthwise(p, 132);
+  CHECK(split.launch.grid[0] * split.launch.grid[1] >= 2 * 132u);
+  CHECK(split.params.tileRows < channels.params.tileRows);
 }
 
 TEST_CASE("small images at a large batch gather in tiles that run across images", "[kernels][launch]") {

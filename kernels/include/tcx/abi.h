@@ -129,6 +129,9 @@ struct ConvParams {
   // above are per group, and the group reads x's channels and w's output channels, and writes the
   // output channels, from group * cin (cout) on. planConv runs it without split-K.
   int groups;
+  // conv_depthwise_tiled_body (planDepthwise sets them): the output rows and channels of a tile.
+  int tileRows;
+  int tileChannels;
 };
 
 // Block sizes and shared memory of each kernel. Codegen's wrappers take the thread counts (and
@@ -177,6 +180,9 @@ TCX_HOST_DEVICE constexpr int tiledSharedBytes(int elemBytes) { return kTiledSta
 // float or 64 16-bit elements), two stages; 8 warps of 32 x 32. Shared rows are padded by 16
 // bytes so that ldmatrix's 8 rows fall on distinct banks.
 inline constexpr int kDepthwiseThreads = 256; // conv_depthwise
+// conv_depthwise_tiled_body's shared tile at most: several blocks a multiprocessor, each tile's
+// rows many enough that the rows its taps overlap (kh - 1 of them) are a small part of its load.
+inline constexpr int kDepthwiseTileBytes = 32 * 1024;
 inline constexpr int kConvThreads = 256;
 inline constexpr int kConvMinBlocks = 2;
 inline constexpr int kConvTileM = 128;

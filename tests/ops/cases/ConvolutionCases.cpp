@@ -107,8 +107,9 @@ OpCase deepConvCase(DType dtype) {
 }
 
 // Depthwise convolutions (conv_depthwise): ConvNeXt's 7 x 7 with a bias and a Relu epilogue, and
-// over a channels-last input seen through a transpose (threads across channels), EfficientNet's
-// 5 x 5 at stride 2, a dilated 3 x 3 over a padded view.
+// over a channels-last input seen through a transpose (tiles of 8 channels, the last part empty),
+// with a strided 3 x 3 over it too; EfficientNet's 5 x 5 at stride 2, a dilated 3 x 3 over a
+// padded view.
 OpCase depthwiseConvCase(DType dtype) {
   return {caseName("Conv depthwise", dtype), [=] {
             GraphBuilder b("depthwise_conv");
@@ -120,6 +121,8 @@ OpCase depthwiseConvCase(DType dtype) {
             Value* nhwc = b.input("nhwc", dtype, {2, 6, 7, 40});
             Value* nchw = b.op("Transpose", {nhwc}, attrs({{"perm", Ints{0, 3, 1, 2}}}));
             b.output(b.op("Conv", {nchw, b.input("wl", dtype, {40, 1, 7, 7})}, attrs({{"group", 40}, {"pads", Ints{3, 3, 3, 3}}})));
+            b.output(b.op("Conv", {nchw, b.input("wl3", dtype, {40, 1, 3, 3})},
+                          attrs({{"group", 40}, {"strides", Ints{2, 2}}, {"pads", Ints{1, 1, 1, 1}}})));
             Value* v = feed(b, "v", dtype, {1, 8, 10, 7}, Feed::Padded);
             b.output(b.op("Conv", {v, b.input("w3", dtype, {8, 1, 3, 3})},
                           attrs({{"group", 8}, {"dilations", Ints{2, 2}}, {"pads", Ints{2, 1, 2, 1}}})));

@@ -29,7 +29,11 @@ OpCase layerNormCase(DType dtype) {
               b.output(out);
             b.output(b.op("LayerNormalization",
                           {feed(b, "v", dtype, kRagged, Feed::Sliced), b.input("v_scale", dtype, {13}), bias}));
-            // Rows of BERT's hidden size: a block per row on the GPU.
+            // Rows side by side in memory (ConvNeXt's across an NCHW activation's
+            // channels): 32 rows a block on the GPU, the last block part empty.
+            b.output(b.op("LayerNormalization", {feed(b, "wide", dtype, {4200, 20}, Feed::Transposed),
+                                                 b.input("w_scale", dtype, {20}), b.input("w_bias", dtype, {20})}));
+            // Rows of BERT's hidden size: a warp per row on the GPU.
             b.output(b.op("LayerNormalization", {b.input("hidden", dtype, {5, 768}), b.input("h_scale", dtype, {768}),
                                                  b.input("h_bias", dtype, {768})}));
             return b.finish();

@@ -116,9 +116,10 @@ OpCase cumSumCase(DType dtype) {
           }};
 }
 
-// Softmax and LogSoftmax along each kind of axis: rows long enough for the
-// GPU's block per row (a row of 300 as attention scores have, the outer
-// axis), and short rows, which keep a thread per element.
+// Softmax and LogSoftmax along each kind of axis: rows for the GPU's warp
+// per row (a row of 300 as attention scores have, the outer axis), rows
+// long enough for its block per row, and short rows, which keep a thread per
+// element.
 OpCase softmaxCase(const std::string& op, DType dtype) {
   return {caseName(op, dtype), [=] {
             GraphBuilder b(op);
@@ -129,6 +130,7 @@ OpCase softmaxCase(const std::string& op, DType dtype) {
             b.output(b.op(op, {x}, attrs({{"axis", 1}})));
             b.output(b.op(op, {b.input("outer", dtype, {40, 3, 7})}, attrs({{"axis", 0}})));
             b.output(b.op(op, {feed(b, "v", dtype, scores, Feed::Transposed)}));
+            b.output(b.op(op, {withNegatives(b, b.input("long", dtype, {2, 1500}))}));
             return b.finish();
           }};
 }
