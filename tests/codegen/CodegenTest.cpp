@@ -133,27 +133,33 @@ TEST_CASE("library kernels take the GEMMs, the attention and the convolutions", 
 }
 
 TEST_CASE("a grouped convolution runs its groups on the implicit GEMM, one per grid z, without split-K", "[codegen]") {
-  // ResNeXt-50's first grouped 3x3 (32 groups of 4 channels), and a depthwise one, which takes
-  // conv_depthwise (one filter a group would use 1/64 of each MMA).
+  // RegNetY's grouped 3x3s (8 channels a group) on the implicit GEMM; ResNeXt-50's first (32
+  // groups of 4 channels) and a depthwise one on conv_depthwise, a thread an output, where the
+  // implicit GEMM's 64-channel tiles would mostly idle.
   GraphBuilder b("grouped");
   Value* x = b.input("x", DType::F32, {1, 128, 56, 56});
   const std::vector<int64_t> pads{1, 1, 1, 1};
-  b.output(b.op("Conv", {x, b.input("w", DType::F32, {128, 4, 3, 3})}, attrs({{"group", 32}, {"pads", pads}})));
+  b.output(b.op("Conv", {x, b.input("w", DType::F32, {128, 8, 3, 3})}, attrs({{"group", 16}, {"pads", pads}})));
+  b.output(b.op("Conv", {x, b.input("w4", DType::F32, {128, 4, 3, 3})}, attrs({{"group", 32}, {"pads", pads}})));
   b.output(b.op("Conv", {x, b.input("dw", DType::F32, {128, 1, 3, 3})}, attrs({{"group", 128}, {"pads", pads}})));
   VtcSession s(b.finish(), defaultGpuPreset());
   GeneratedPlan code = generateCuda(s.baselinePlan());
-  const std::vector<GeneratedLaunch> grouped = launchesDescribed(code, "x32 groups");
+  const std::vector<GeneratedLaunch> grouped = launchesDescribed(code, "x16 groups");
   REQUIRE(grouped.size() == 1);
-  CHECK(grouped[0].what.rfind("conv 3x3 4->4 x32 groups", 0) == 0);
-  CHECK(grouped[0].grid[2] == 32);
+  CHECK(grouped[0].what.rfind("conv 3x3 8->8 x16 groups", 0) == 0);
+  CHECK(grouped[0].grid[2] == 16);
   CHECK(grouped[0].grid[1] == 1); // no split of K
-  CHECK(countOccurrences(code.source, "p.groups = 32;") == 1);
+  CHECK(countOccurrences(code.source, "p.groups = 16;") == 1);
   CHECK(launchesDescribed(code, "implicit GEMM").size() == 1);
+  const std::vector<GeneratedLaunch> narrow = launchesDescribed(code, "x32 groups");
+  REQUIRE(narrow.size() == 1);
+  CHECK(narrow[0].what == "conv 3x3 4->4 x32 groups on 1x56x56 (stride 1, direct)");
+  CHECK(narrow[0].grid[0] == (128u * 56 * 56 + 255) / 256); // one thread an output element
   const std::vector<GeneratedLaunch> depthwise = launchesDescribed(code, "depthwise");
   REQUIRE(depthwise.size() == 1);
   CHECK(depthwise[0].what == "conv 3x3 depthwise x128 on 1x56x56 (stride 1)");
-  CHECK(depthwise[0].grid[0] == (128u * 56 * 56 + 255) / 256); // one thread an output element
-  CHECK(countOccurrences(code.source, "p.groups = 128;") == 1);
+  CHECK(depthwise[0].grid[0] == (128u * 56 * 56 + 255) / 256);
+  CHECK(countOccurrences(code.source, "tcx::conv_depthwise_body<float>") == 2);
 }
 
 TEST_CASE("a depthwise convolution over a transposed channels-last input runs its threads across channels", "[codegen]") {

@@ -7,7 +7,9 @@
 // conv_depthwise_body, for x whose rows are dense (NCHW): one thread an output element,
 // consecutive threads along a row of the output, so that a tap's loads are consecutive
 // addresses; a block's 256 outputs span a few rows, whose taps re-read x from L1. Grid 1-D over
-// the outputs.
+// the outputs. It also runs grouped convolutions of few channels a group (p.cin and p.cout per
+// group; a thread folds its group's p.cin input channels), which the implicit GEMM's 64-channel
+// tiles would mostly waste.
 //
 // conv_depthwise_tiled_body, for channels-last x (ConvNeXt's first depthwise reads its stem's
 // output through a transpose): a thread an output along the channels would cover under three
@@ -31,24 +33,27 @@ template <typename T, typename Epilogue>
 __device__ __forceinline__ void conv_depthwise_body(const ConvParams& p, const Epilogue& epilogue) {
   const i64 index = static_cast<i64>(blockIdx.x) * blockDim.x + threadIdx.x;
   const i64 pixels = static_cast<i64>(p.oh) * p.ow;
-  if (index >= p.batch * p.groups * pixels)
+  const int channels = p.groups * p.cout;
+  if (index >= p.batch * channels * pixels)
     return;
   const int pixel = static_cast<int>(index % pixels);
-  const i64 plane = index / pixels; // image * groups + channel
-  const int channel = static_cast<int>(plane % p.groups), image = static_cast<int>(plane / p.groups);
+  const i64 plane = index / pixels; // image * channels + channel
+  const int channel = static_cast<int>(plane % channels), image = static_cast<int>(plane / channels);
   const int oh = pixel / p.ow, ow = pixel % p.ow;
-  const T* x = static_cast<const T*>(p.x) + image * p.xStride[0] + channel * p.xStride[1];
+  const T* x = static_cast<const T*>(p.x) + image * p.xStride[0] + (channel / p.cout) * p.cin * p.xStride[1];
   const T* w = static_cast<const T*>(p.w) + channel * p.wStride[0];
   const int ih0 = oh * p.strideH - p.padH, iw0 = ow * p.strideW - p.padW;
   float acc = 0.0f;
-  for (int r = 0; r < p.kh; ++r) {
-    const int ih = ih0 + r * p.dilationH;
-    if (static_cast<unsigned>(ih) >= static_cast<unsigned>(p.h))
-      continue;
-    for (int s = 0; s < p.kw; ++s) {
-      const int iw = iw0 + s * p.dilationW;
-      if (static_cast<unsigned>(iw) < static_cast<unsigned>(p.width))
-        acc += to_float(x[ih * p.xStride[2] + iw * p.xStride[3]]) * to_float(w[r * p.wStride[2] + s * p.wStride[3]]);
+  for (int c = 0; c < p.cin; ++c, x += p.xStride[1], w += p.wStride[1]) {
+    for (int r = 0; r < p.kh; ++r) {
+      const int ih = ih0 + r * p.dilationH;
+      if (static_cast<unsigned>(ih) >= static_cast<unsigned>(p.h))
+        continue;
+      for (int s = 0; s < p.kw; ++s) {
+        const int iw = iw0 + s * p.dilationW;
+        if (static_cast<unsigned>(iw) < static_cast<unsigned>(p.width))
+          acc += to_float(x[ih * p.xStride[2] + iw * p.xStride[3]]) * to_float(w[r * p.wStride[2] + s * p.wStride[3]]);
+      }
     }
   }
   epilogue(image, channel, pixel, acc);

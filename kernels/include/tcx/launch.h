@@ -309,9 +309,9 @@ inline DepthwisePlan planDepthwise(const ConvParams& problem, int smCount) {
   ConvParams& p = plan.params = problem;
   const i64 channelStride = p.xStride[1] < 0 ? -p.xStride[1] : p.xStride[1];
   const i64 columnStride = p.xStride[3] < 0 ? -p.xStride[3] : p.xStride[3];
-  plan.tiled = channelStride < columnStride;
+  plan.tiled = channelStride < columnStride && p.cin == 1 && p.cout == 1;
   if (!plan.tiled) {
-    const i64 outputs = i64{p.batch} * p.groups * p.oh * p.ow;
+    const i64 outputs = i64{p.batch} * p.groups * p.cout * p.oh * p.ow;
     plan.launch = launch1d(ceilDiv(outputs, kDepthwiseThreads), 1, 1, kDepthwiseThreads, 0);
     return plan;
   }

@@ -55,7 +55,8 @@ OpCase convTransposeOtherCase(DType dtype) {
 }
 
 // Conv with groups of several input channels and several filters each, and
-// depthwise (one channel per group) with one and with two filters per group.
+// depthwise (one channel per group) with one and with two filters per group; all of them
+// conv_depthwise's direct form, a thread an output.
 OpCase groupedConvCase(DType dtype) {
   return {caseName("Conv grouped depthwise", dtype), [=] {
             GraphBuilder b("grouped_conv");
@@ -73,14 +74,15 @@ OpCase groupedConvCase(DType dtype) {
           }};
 }
 
-// ResNeXt's and RegNet's grouped 3 x 3s, whose groups of 4 or more filters run on the implicit
-// GEMM, one group per blockIdx.z: groups of 4 channels into 8 (strided, with a Relu epilogue),
-// 8 into 8 over a padded view (the gathered path), and a 1 x 1 in 4 groups of 4.
+// RegNet's grouped 3 x 3s, whose groups of 8 channels run on the implicit GEMM, one group per
+// blockIdx.z: groups of 8 channels into 8 (strided, with a Relu epilogue), 8 into 8 over a padded
+// view (the gathered path); and a 1 x 1 in 4 groups of 8 into 4, few enough input elements an
+// output for conv_depthwise's direct form.
 OpCase groupedImplicitGemmCase(DType dtype) {
   return {caseName("Conv grouped implicit GEMM", dtype), [=] {
             GraphBuilder b("grouped_implicit_gemm");
-            Value* x = b.input("x", dtype, {2, 64, 14, 15});
-            Value* w = b.input("w", dtype, {128, 4, 3, 3});
+            Value* x = b.input("x", dtype, {2, 128, 14, 15});
+            Value* w = b.input("w", dtype, {128, 8, 3, 3});
             b.output(b.op("Relu", {b.op("Conv", {x, w, b.input("w_bias", dtype, {128})},
                                         attrs({{"group", 16}, {"strides", Ints{2, 2}}, {"pads", Ints{1, 1, 1, 1}}}))}));
             Value* v = feed(b, "v", dtype, {2, 32, 9, 11}, Feed::Padded);
