@@ -120,6 +120,15 @@ TEST_CASE("large M and float take gemm_tiled, K split until the tiles fill the G
   CHECK(many.params.splitK == 1);
   CHECK(many.workspaceBytes == 0);
 
+  INFO("ViT's MLP output at 32 images: 300 tiles for 264 slots, two waves unsplit; K in 3 makes four nearly full");
+  const GemmPlan mlp = planGemm(rowMajor(6304, 768, 3072, ElemType::F32), 132);
+  CHECK(mlp.params.splitK == 3);
+  CHECK(mlp.params.kPerSplit == 1024);
+  CHECK(mlp.workspaceBytes == kSplitKCounterBytes + std::size_t{300} * 3 * kTiledM * kTiledN * 4);
+  CHECK(detail::waveSplits(300, 264) == 3);
+  CHECK(detail::waveSplits(1024, 264) == 1); // four waves, the last 88% full
+  CHECK(detail::waveSplits(1152, 264) == 1); // ViT's q/k/v at 32 images: a split would save 1%
+
   INFO("enough tiles: no split, no workspace");
   const GemmPlan wide = planGemm(rowMajor(4096, 4096, 4096, ElemType::F32), 132);
   CHECK(wide.params.splitK == 1);

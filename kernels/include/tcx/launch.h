@@ -73,6 +73,19 @@ constexpr i64 roundUp(i64 a, i64 b) { return ceilDiv(a, b) * b; }
 // The splits a planner wants, or none where the tiles outnumber the workspace's counters (abi.h).
 constexpr i64 splitsFor(i64 wanted, i64 tiles) { return tiles > kSplitKMaxTiles ? 1 : wanted; }
 
+// Splits of K for `tiles` output tiles of at least `resident`, the blocks resident at once: among 1
+// to 4, the one whose waves cost least as a share of the unsplit work, each split taken to cost a
+// tenth more for writing and adding its partial tile; 1 unless that saves a tenth. ViT's 6304 x 768
+// MLP output at 32 images is 300 tiles for 264 resident blocks: two waves, the second 14% full, unsplit;
+// three splits make four nearly full waves of a third of the work.
+constexpr i64 waveSplits(i64 tiles, i64 resident) {
+  const auto cost = [&](i64 s) { return static_cast<double>(ceilDiv(tiles * s, resident)) / s * (1 + 0.1 * (s - 1)); };
+  i64 best = 1;
+  for (i64 s = 2; s <= 4; ++s)
+    if (cost(s) < cost(best) && cost(s) < 0.9 * cost(1)) best = s;
+  return best;
+}
+
 // K steps per split for `wanted` splits of `steps`, each split at least two steps: a split of one
 // spends about as long filling its pipeline and writing its partial tile as on its products.
 constexpr i64 stepsPerSplit(i64 steps, i64 wanted) {
@@ -172,11 +185,14 @@ inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0) {
   }
   if (pr.type == ElemType::F32 || pr.m > kSmallMMaxRows) {
     // Split K when the tiles alone leave multiprocessors idle (ViT's 197 x 768 outputs are 12
-    // tiles): up to kTiledMinBlocks blocks a multiprocessor, each split at least two K steps.
+    // tiles): up to kTiledMinBlocks blocks a multiprocessor, each split at least two K steps; with
+    // more tiles than that, when their last wave would leave most of them idle (waveSplits).
     plan.kernel = GemmKernel::Tiled;
     const i64 tiles = ceilDiv(pr.n, kTiledN) * ceilDiv(pr.m, kTiledM) * pr.batch;
     const i64 steps = ceilDiv(pr.k, tiledKElems(elemBytes(pr.type)));
-    const i64 wanted = splitsFor(splitK > 0 ? splitK : i64{kTiledMinBlocks} * smCount / tiles, tiles);
+    const i64 resident = i64{kTiledMinBlocks} * smCount;
+    const i64 wanted =
+        splitsFor(splitK > 0 ? splitK : tiles < resident ? resident / tiles : waveSplits(tiles, resident), tiles);
     const i64 splitSteps = stepsPerSplit(steps, wanted);
     p.kPerSplit = static_cast<int>(splitSteps * tiledKElems(elemBytes(pr.type)));
     p.splitK = static_cast<int>(ceilDiv(steps, splitSteps));
