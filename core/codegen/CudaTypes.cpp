@@ -1,5 +1,7 @@
 #include "codegen/CudaTypes.h"
 
+#include "ir/Dispatch.h"
+
 #include <cmath>
 #include <fmt/format.h>
 
@@ -25,7 +27,7 @@ const char* cudaComputeType(DType t) {
 }
 
 int cudaComputeBytes(DType t) {
-  return t == DType::F16 || t == DType::BF16 ? 4 : static_cast<int>(dtypeSize(t));
+  return dispatchDType(t, []<typename T>() { return static_cast<int>(sizeof(ComputeType<T>)); });
 }
 
 std::string cudaLiteral(double value, DType t) {
