@@ -90,16 +90,23 @@ std::optional<GemmMatch> matMulMatch(const Node& mm, StridedView a, StridedView 
   problem.aStrides[2] = av->strides[aBatch + 1];
   const int64_t outRows = numElements(cs) / n; // every output row, batches included
   if (bBatchCount == 1) {
-    // A weight shared by every batch: the batches are more rows of one GEMM, or, where they do not fold
-    // into rows (a sequence-first view of a batch-first tensor, as PyTorch's multi-head attention reads
-    // its input), one GEMM per batch with B's batch stride 0.
+    // A weight shared by every batch: the batches are more rows of one GEMM, in the view's order or, for
+    // a sequence-first view [S, N, K] of a batch-first tensor (as PyTorch's multi-head attention reads its
+    // input), in memory order, the epilogue putting each row back; where they fold in neither order (the
+    // sequence sliced), one GEMM per batch with B's batch stride 0.
     if (std::optional<int64_t> rowStride = foldedStride(*av, as, 0, aBatch + 1)) {
       problem.batch = 1;
       problem.m = static_cast<int>(outRows);
       problem.aStrides[1] = *rowStride;
+    } else if (as.size() == 3 && cs.size() == 3 && av->strides[1] == av->strides[0] * as[0]) {
+      problem.batch = 1;
+      problem.m = static_cast<int>(outRows);
+      problem.aStrides[1] = av->strides[0];
+      match.outIndex = fmt::format("    const Index x0 = m % {0}, x1 = m / {0}, x2 = n;\n", as[0]);
+      return match;
     } else if (as.size() == 3 && cs.size() == 3) {
       // [S, N, K]: one GEMM per batch with B's batch stride 0, the larger leading dimension as the rows
-      // that fill the row tiles (ViT's 197 tokens of 32 images: 32 GEMMs of 197 rows).
+      // that fill the row tiles.
       const int batchDim = as[0] > as[1] ? 1 : 0, rowDim = 1 - batchDim;
       problem.batch = static_cast<int>(as[batchDim]);
       problem.m = static_cast<int>(as[rowDim]);

@@ -41,7 +41,9 @@ KernelKind contractionKind(const Node* n) {
   case FusionRole::LogSoftmax:
   case FusionRole::SumReduction:
   case FusionRole::MaxReduction:
-  case FusionRole::TypeConversion: break;
+  case FusionRole::TypeConversion:
+  case FusionRole::NanTest:
+  case FusionRole::Select: break;
   }
   raise(ErrorKind::Internal, "contraction {} is neither a matrix product nor a convolution", n->opType());
 }

@@ -48,6 +48,8 @@ enum class FusionRole {
   SumReduction,          // ReduceSum: the denominator of a softmax written out (Exp, ReduceSum, Div)
   MaxReduction,          // ReduceMax: the maximum a softmax written out subtracts first
   TypeConversion,        // Cast: all that attention's library kernel allows between softmax and P V
+  NanTest,               // IsNaN: with a Select after attention's softmax, PyTorch's safe softmax
+  Select,                // Where: safe softmax's "rows of NaN (all scores -inf) become 0"
 };
 
 // Where random values of a graph input lie: uniform in [lo, hi).

@@ -11,7 +11,9 @@ std::optional<StridedView> stridedView(const TensorAccess& access, int groupedDi
   const int rank = static_cast<int>(shape.size());
   IndexExpr offset = piece.offset;
   VarExtents extents = shape;
-  if (groupedDim >= 0) {
+  // A group of 1 divides nothing: the plain view (the substitution below would leave r, whose
+  // extent is 1, in the offset).
+  if (groupedDim >= 0 && group > 1) {
     if (shape[groupedDim] % group != 0) return std::nullopt;
     // x_g = group * y + r, with y in x_g's place and r a new variable: the
     // offset must be affine in y and not depend on r.

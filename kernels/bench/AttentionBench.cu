@@ -67,6 +67,7 @@ template <typename T> void runAttention(const AttentionCase& c, int sms, double 
                       c.headMajorKV ? c.d : i64{c.kvHeads} * c.d};
   std::copy(qs, qs + 4, p.qStride);
   std::copy(kvs, kvs + 3, p.kStride);
+  p.kStride[3] = 1;
   std::copy(kvs, kvs + 3, p.vStride);
   const ScoreOp score{1.0f / std::sqrt(float(c.d)), c.softCap, c.skv, c.sq, c.causal, c.maskedHead, c.maskFrom};
   const StoreO store{out.ptr, c.heads, c.sq, c.d};

@@ -321,37 +321,51 @@ TEST_CASE("the GEMMs and convolutions of a plan share one zeroed split-K workspa
   CHECK(countOccurrences(code.source, "p.workspace = nullptr") == 1);
 }
 
-TEST_CASE("a float attention runs its two MatMuls on the library GEMMs", "[codegen]") {
-  // The attention kernel takes 16-bit types only; ViT's and Swin's float attentions used to compute both
-  // products one output per thread. Scores and probabilities go through scratch; the softmax is a row kernel.
+namespace {
+
+// The optimised plan's code of an fp32 attention over [1, heads, tokens, d], K transposed, no scale.
+GeneratedPlan floatAttention(int64_t heads, int64_t tokens, int64_t d) {
   GraphBuilder b("float_attention");
-  Value* q = b.input("q", DType::F32, {1, 12, 197, 64});
-  Value* kt = b.op("Transpose", {b.input("k", DType::F32, {1, 12, 197, 64})},
-                   attrs({{"perm", std::vector<int64_t>{0, 1, 3, 2}}}));
-  Value* probs = b.op("Softmax", {b.op("MatMul", {q, kt})}, attrs({{"axis", int64_t{-1}}}));
-  b.output(b.op("MatMul", {probs, b.input("v", DType::F32, {1, 12, 197, 64})}));
+  const Shape shape{1, heads, tokens, d};
+  Value* kt = b.op("Transpose", {b.input("k", DType::F32, shape)}, attrs({{"perm", std::vector<int64_t>{0, 1, 3, 2}}}));
+  Value* probs = b.op("Softmax", {b.op("MatMul", {b.input("q", DType::F32, shape), kt})}, attrs({{"axis", int64_t{-1}}}));
+  b.output(b.op("MatMul", {probs, b.input("v", DType::F32, shape)}));
   VtcSession s(b.finish(), defaultGpuPreset());
   s.select(EdgeConstraintSpecs{});
-  for (const ExecPlan* plan : {&s.baselinePlan(), &s.optimizedPlan()}) {
-    const GeneratedPlan code = generateCuda(*plan);
-    // The scores stage on a GEMM, the softmax on a row kernel; the second product is the kernel's GEMM and
-    // stores the output itself: three launches, no store kernel.
-    // (The baseline plan copies K's transpose first.)
-    std::vector<GeneratedLaunch> attention;
-    for (const GeneratedLaunch& l : code.launches)
-      if (l.what.rfind("copy", 0) != 0) attention.push_back(l);
-    REQUIRE(attention.size() == 3);
-    CHECK(attention[0].what.find("on the library gemm 197x197x64 (batch 12") != std::string::npos);
-    CHECK(attention[1].what.find("(a warp per row)") != std::string::npos);
-    CHECK(attention[2].what.rfind("gemm 197x64x197 (batch 12", 0) == 0);
-    CHECK(countOccurrences(code.source, "_acc += ") == 0); // no product one output per thread
-  }
+  return generateCuda(s.optimizedPlan());
 }
 
-TEST_CASE("a linear layer over a sequence-first view runs one GEMM per image on the shared weight", "[codegen]") {
+} // namespace
+
+TEST_CASE("a float attention runs on the fp32 attention kernel", "[codegen]") {
+  // ViT's attention: the scores and probabilities stay in registers (attention_f32.cuh), one launch where
+  // the staged form took three and wrote the scores out.
+  const GeneratedPlan code = floatAttention(12, 197, 64);
+  REQUIRE(code.launches.size() == 1);
+  CHECK(code.launches[0].what == "fp32 attention 1x12/12 heads, 197 queries, 197 keys");
+  // 4 row tiles of 64 for each of the 12 heads, 128 threads, Q and two stages of K and V in shared memory.
+  CHECK(code.launches[0].grid[0] == 48);
+  CHECK(code.launches[0].block[0] == 128);
+  CHECK(code.launches[0].sharedBytes == static_cast<unsigned>(f32AttentionSharedBytes(64)));
+  // The Transpose is virtual: K read with its head dim contiguous.
+  CHECK(countOccurrences(code.source, "tcx::attention_f32_body<64, false>") == 1);
+  CHECK(countOccurrences(code.source, "p.emptyRowsZero = 0;") == 1);
+  CHECK(countOccurrences(code.source, "_acc += ") == 0);
+
+  // A head dim of 12 is no multiple of 8: the products stage on the library GEMMs, the softmax on a row
+  // kernel.
+  const GeneratedPlan staged = floatAttention(2, 40, 12);
+  REQUIRE(staged.launches.size() == 3);
+  CHECK(staged.launches[0].what.find("on the library gemm 40x40x12 (batch 2") != std::string::npos);
+  CHECK(staged.launches[1].what.find("(a warp per row)") != std::string::npos);
+  CHECK(staged.launches[2].what.rfind("gemm 40x12x40 (batch 2", 0) == 0);
+}
+
+TEST_CASE("a linear layer over a sequence-first view folds its rows in memory order", "[codegen]") {
   // ViT's q/k/v projection at 32 images: PyTorch's multi-head attention reads [32, 197, 768] as
-  // [197, 32, 768]; with the Transpose folded, the rows (197 x 32) have no single stride: one GEMM per image
-  // on the shared weight.
+  // [197, 32, 768]. With the Transpose folded, the rows (197 x 32) have no single stride in the view's
+  // order, but do in memory order: one GEMM of 6304 rows on the shared weight, the epilogue storing row
+  // m at (m % 197, m / 197).
   GraphBuilder b("sequence_first");
   Value* x = b.op("Transpose", {b.input("x", DType::F32, {32, 197, 768})}, attrs({{"perm", std::vector<int64_t>{1, 0, 2}}}));
   b.output(b.op("MatMul", {x, b.input("w", DType::F32, {768, 2304})}));
@@ -359,15 +373,16 @@ TEST_CASE("a linear layer over a sequence-first view runs one GEMM per image on 
   s.select(EdgeConstraintSpecs{});
   const GeneratedPlan code = generateCuda(s.optimizedPlan());
   CHECK(countLaunches(code, "copy") == 0);
-  // The 32 images are the batches, so that each GEMM has the 197 tokens as rows (32 rows a GEMM would fill
-  // a quarter of the 128-row tiles).
-  REQUIRE(launchesDescribed(code, "gemm 197x2304x768 (batch 32").size() == 1);
-  CHECK(countOccurrences(code.source, "const Index x1 = batch, x0 = m, x2 = n;") == 1);
+  REQUIRE(launchesDescribed(code, "gemm 6304x2304x768 (batch 1").size() == 1);
+  CHECK(countOccurrences(code.source, "const Index x0 = m % 197, x1 = m / 197, x2 = n;") == 1);
   CHECK(countOccurrences(code.source, "_acc += ") == 0);
-  // The weight (buffer 1) in the slot the GEMM's launch binds it to.
-  const GeneratedLaunch gemm = launchesDescribed(code, "gemm 197x2304x768 (batch 32").front();
-  const int weight = slotOf(gemm, 1);
+  // x (buffer 0) with a row stride of 768, the weight (buffer 1) in the slots the GEMM's launch binds.
+  const GeneratedLaunch gemm = launchesDescribed(code, "gemm 6304x2304x768 (batch 1").front();
+  const int input = slotOf(gemm, 0), weight = slotOf(gemm, 1);
+  REQUIRE(input >= 0);
   REQUIRE(weight >= 0);
+  CHECK(countOccurrences(code.source, fmt::format("p.a = {{static_cast<const float*>(b.p[{}]), 0, 768, 1}};", input)) ==
+        1);
   CHECK(countOccurrences(code.source, fmt::format("p.b = {{static_cast<const float*>(b.p[{}]), 0, 2304, 1}};", weight)) ==
         1);
 }

@@ -18,6 +18,7 @@
 #include "target/GpuPreset.h"
 
 #include <algorithm>
+#include <map>
 #include <catch2/catch.hpp>
 
 using namespace tcx;
@@ -75,4 +76,34 @@ TEST_CASE("every compute op case's plans match the reference on the CPU", "[code
       }
     }
   }
+}
+
+TEST_CASE("the attention cases run on the kernels they exercise", "[codegen][ops]") {
+  // compute_op_gpu_test checks these cases on a GPU; they test the fused kernels only if they reach them.
+  std::map<std::string, std::string> kernelsOf, sourceOf;
+  for (const test::OpCase& c : test::computeOpCases()) {
+    if (c.name.rfind("attention", 0) != 0) continue;
+    VtcSession s(c.build(), defaultGpuPreset());
+    s.select(EdgeConstraintSpecs{});
+    const GeneratedPlan code = generateCuda(s.optimizedPlan());
+    for (const GeneratedLaunch& l : code.launches)
+      if (l.what.find("attention") != std::string::npos) kernelsOf[c.name] += l.what.substr(0, l.what.find(' ')) + ";";
+    sourceOf[c.name] = code.source;
+  }
+  const std::string masked = "attention masked, safe softmax, K^T scaled, d32 f32";
+  CHECK(kernelsOf[masked] == "fp32;");
+  CHECK(sourceOf[masked].find("tcx::attention_f32_body<32, true>") != std::string::npos); // K stored transposed
+  CHECK(sourceOf[masked].find("p.emptyRowsZero = 1;") != std::string::npos);
+  // Partials and their combination.
+  const std::string maskedHalf = "attention masked, safe softmax, scores scaled, d64 bf16";
+  CHECK(kernelsOf[maskedHalf] == "attention;attention;");
+  CHECK(sourceOf[maskedHalf].find("p.emptyRowsZero = 1;") != std::string::npos);
+  for (int d : {64, 128}) {
+    const std::string grouped = "attention grouped heads, d" + std::to_string(d) + " f32";
+    CHECK(kernelsOf[grouped] == "fp32;");
+    CHECK(sourceOf[grouped].find("tcx::attention_f32_body<" + std::to_string(d) + ", false>") != std::string::npos);
+    CHECK(sourceOf[grouped].find("p.kvHeads = 2;") != std::string::npos); // the Expand read as a group
+  }
+  CHECK(kernelsOf["attention staged on GEMMs f32"].empty());
+  CHECK(kernelsOf["attention staged on GEMMs bf16"].empty());
 }

@@ -184,6 +184,22 @@ TEST_CASE("attention's rings fit shared memory", "[kernels][launch]") {
   REQUIRE(attentionStages(128, 1) == 2);
 }
 
+TEST_CASE("the fp32 attention takes a block per head and 64 query rows", "[kernels][launch]") {
+  AttentionProblem vit;
+  vit.type = ElemType::F32, vit.batch = 32, vit.heads = vit.kvHeads = 12, vit.sq = vit.skv = 197, vit.headDim = 64;
+  const LaunchConfig launch = planF32Attention(vit);
+  REQUIRE(launch.grid[0] == 4 * 12 * 32); // 197 rows: 4 tiles of 64, the last of 5
+  REQUIRE(launch.block[0] == kF32AttentionThreads);
+  // Q (64 rows) and two stages of V (32 positions each) in rows of 64 + 4 floats; two stages of K in the
+  // larger of its layouts: 64 rows of d of 32 + 8 floats against 32 rows of 68.
+  REQUIRE(f32AttentionKFloats(64) == 64 * 40);
+  REQUIRE(launch.sharedBytes == 4 * (68 * (64 + 2 * 32) + 2 * 64 * 40));
+  // At d = 128 K staged transposed (128 rows of 40 floats) is the larger of K's two layouts; every head
+  // dim fits a block's shared memory.
+  REQUIRE(f32AttentionKFloats(128) == 128 * 40);
+  for (int headDim = 8; headDim <= 128; headDim += 8) REQUIRE(f32AttentionSharedBytes(headDim) <= 227 * 1024);
+}
+
 namespace {
 
 // A dense NCHW convolution of 3 x 3 (pad 1) or 1 x 1 kernels.

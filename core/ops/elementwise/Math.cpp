@@ -38,7 +38,9 @@ void registerMathOps(OpRegistry& registry) {
     return x > C(0) ? C(1) : isNegative(x) ? C(-1) : x; // keeps 0 and NaN
   }));
 
-  registry.add(unaryOp<Accepts::Float, Yields::Bool>("IsNaN", [](auto x) { return std::isnan(x); }));
+  OpDef isNaN = unaryOp<Accepts::Float, Yields::Bool>("IsNaN", [](auto x) { return std::isnan(x); });
+  isNaN.fusionRole = FusionRole::NanTest;
+  registry.add(std::move(isNaN));
   registry.add(unaryOp<Accepts::Float, Yields::Bool>(
       "IsInf", {{"detect_negative", AttrKind::Int}, {"detect_positive", AttrKind::Int}}, [](const AttrMap& attrs) {
         bool negative = attrs.getInt("detect_negative", 1) != 0;

@@ -52,6 +52,7 @@ OpDef clipOp() {
 
 OpDef whereOp() {
   OpDef def{.name = "Where", .opClass = OpClass::Elementwise, .minInputs = 3, .maxInputs = 3};
+  def.fusionRole = FusionRole::Select;
   def.flops = flopsPerOutputElement();
   def.infer = [](InferContext& ctx) {
     const TensorType& condition = ctx.inputType(0);

@@ -67,7 +67,7 @@ struct AttentionParams {
   const void* q;
   i64 qStride[4]; // (b, head, i, d), any strides
   const void* k;
-  i64 kStride[3]; // (b, kvHead, j)
+  i64 kStride[4]; // (b, kvHead, j, d): d contiguous for the split-K kernel, j or d for the fp32 one
   const void* v;
   i64 vStride[3]; // (b, kvHead, j)
   int batch;
@@ -78,6 +78,7 @@ struct AttentionParams {
   int chunkLen;  // positions per phase-1 work item (any length; the last chunk may be shorter)
   int numChunks; // ceil(skv / chunkLen)
   int rowGroups; // units per KV head: groups of up to 16 * RT of its heads/kvHeads * sq query rows
+  int emptyRowsZero; // a row whose scores are all -inf: 0 gives NaN (softmax), 1 zeros (safe softmax)
   void* workspace; // attentionWorkspaceBytes (below)
 };
 
@@ -268,6 +269,27 @@ TCX_HOST_DEVICE constexpr int attentionSharedBytes(int headDim, int rowTiles) {
   return kAttentionWarps * attentionWarpBytes(headDim, rowTiles, attentionStages(headDim, rowTiles));
 }
 inline constexpr int kCombineThreads = 128;
+
+// The fp32 attention (attention_f32.cuh): a block of kF32AttentionWarps warps over
+// kF32AttentionRows query rows, K and V in tiles of kF32AttentionKeys positions; Q and two stages
+// of K and V in dynamic shared memory, rows padded to f32AttentionPitch floats.
+inline constexpr int kF32AttentionWarps = 4;
+inline constexpr int kF32AttentionThreads = 32 * kF32AttentionWarps;
+inline constexpr int kF32AttentionRows = 16 * kF32AttentionWarps;
+inline constexpr int kF32AttentionKeys = 32;
+// K with positions contiguous (the transpose of Q K^T's operand stored as such) is staged as its
+// transpose, headDim rows of kF32AttentionKeys + 8.
+TCX_HOST_DEVICE constexpr int f32AttentionPitch(int headDim) { return headDim + 4; }
+inline constexpr int kF32AttentionKeyPitch = kF32AttentionKeys + 8;
+TCX_HOST_DEVICE constexpr int f32AttentionKFloats(int headDim) {
+  return kF32AttentionKeys * f32AttentionPitch(headDim) > headDim * kF32AttentionKeyPitch
+             ? kF32AttentionKeys * f32AttentionPitch(headDim)
+             : headDim * kF32AttentionKeyPitch;
+}
+TCX_HOST_DEVICE constexpr int f32AttentionSharedBytes(int headDim) {
+  return 4 * ((kF32AttentionRows + 2 * kF32AttentionKeys) * f32AttentionPitch(headDim) +
+              2 * f32AttentionKFloats(headDim));
+}
 
 } // namespace tcx
 

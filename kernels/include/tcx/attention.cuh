@@ -22,7 +22,7 @@
 //   struct OutStore { __device__ void operator()(int b, int h, int i, int d, float v) const; };
 // ScoreOp gets the raw dot product q.k in fp32 and applies scale, soft-capping and masks; it may
 // return -inf. Masked positions never make NaN: a row is NaN only when every one of its scores is
-// -inf, which is what softmax gives (0 / 0). ScoreOp is called once per (row, position) in
+// -inf, which is what softmax gives (0 / 0), or 0 with p.emptyRowsZero (PyTorch's safe softmax). ScoreOp is called once per (row, position) in
 // range; OutStore once per output element.
 
 #include "tcx/mma.cuh"
@@ -397,10 +397,10 @@ __device__ __forceinline__ void decode_attention_combine_body(const AttentionPar
     }
     runMax = batchMax;
   }
-  // sum == 0 only when every score of the row was -inf: 0 / 0, as softmax gives.
+  // sum == 0 only when every score of the row was -inf: 0 / 0, as softmax gives, or 0 for safe softmax.
 #pragma unroll
   for (int e = 0; e < kPerLane; ++e)
-    out(b, h, i, lane * kPerLane + e, acc[e] / sum);
+    out(b, h, i, lane * kPerLane + e, sum == 0.0f && p.emptyRowsZero ? 0.0f : acc[e] / sum);
 }
 
 } // namespace tcx

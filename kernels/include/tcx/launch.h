@@ -29,6 +29,9 @@
 //   extern "C" __global__ void __launch_bounds__(tcx::kCombineThreads)
 //   NAME(tcx::AttentionParams p, OUT_STORE o) { tcx::decode_attention_combine_body<T, D>(p, o); }
 //
+//   extern "C" __global__ void __launch_bounds__(tcx::kF32AttentionThreads)
+//   NAME(tcx::AttentionParams p, SCORE_OP s, OUT_STORE o) { tcx::attention_f32_body<D>(p, s, o); }
+//
 // gemmTemplateArgs and attentionTemplateArgs spell the template arguments. Before launching a
 // LaunchConfig with sharedBytes > 0, set cudaFuncAttributeMaxDynamicSharedMemorySize to
 // sharedBytes (cudaFuncSetAttribute): it is required once sharedBytes plus the kernel's static
@@ -385,6 +388,13 @@ inline AttentionPlan planAttention(const AttentionProblem& pr, int smCount, int 
   plan.workspaceBytes =
       static_cast<std::size_t>(attentionWorkspaceBytes(outRows * p.numChunks, pr.headDim, elemBytes(pr.type)));
   return plan;
+}
+
+// The fp32 attention: a block per (b, h) and kF32AttentionRows query rows. Requires heads %
+// kvHeads == 0 and a head dim of 8 to 128, a multiple of 8.
+inline LaunchConfig planF32Attention(const AttentionProblem& pr) {
+  return detail::launch1d(detail::ceilDiv(pr.sq, kF32AttentionRows) * pr.heads * pr.batch, 1, 1,
+                          kF32AttentionThreads, f32AttentionSharedBytes(pr.headDim));
 }
 
 // "T, D, RT, SCORE_OP" for decode_attention_partial_body.

@@ -27,6 +27,7 @@ std::vector<OpCase> poolingCases();       // PoolingCases.cpp
 std::vector<OpCase> normalizationCases(); // NormalizationCases.cpp
 std::vector<OpCase> convolutionCases();   // ConvolutionCases.cpp
 std::vector<OpCase> gemmCases();          // GemmCases.cpp
+std::vector<OpCase> attentionCases();     // AttentionCases.cpp
 
 // All of the above.
 std::vector<OpCase> computeOpCases();

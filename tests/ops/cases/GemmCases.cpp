@@ -2,10 +2,8 @@
 // bias broadcast from a row, a column or a scalar, fp32 rows few enough for
 // gemm_small_m_f32 (both of its mappings of B) and too many (gemm_tiled's
 // 3xTF32, K split), 16-bit types on gemm_small_m and gemm_tiled,
-// operands read through a virtual (transposed) view, a shared weight under
-// batches that do not fold into rows, and the two MatMuls of
-// an attention the attention kernel does not take (float, or head dim 32),
-// staged on the library GEMMs.
+// operands read through a virtual (transposed) view, and a shared weight
+// under batches that do not fold into rows.
 
 #include "CaseSupport.h"
 
@@ -35,36 +33,25 @@ OpCase gemmCase(DType dtype, int64_t m) {
 
 // A linear layer over a sequence-first view of a batch-first tensor, as
 // PyTorch's multi-head attention reads its input: once VTC folds the
-// Transpose into the MatMul's operand, the batches no longer fold into rows,
-// and the GEMM runs once per batch with the weight shared (B's batch stride
-// 0): [7, 4, 64] as 4 GEMMs of 7 rows (the batch the middle dimension),
-// [7, 40, 64] as 7 GEMMs of 40 rows.
+// Transpose into the MatMul's operand, the rows fold in memory order ([7, 4,
+// 64] as one GEMM of 28 rows, [7, 40, 64] of 280, the epilogue putting each
+// row back); with the sequence sliced out of a longer one they fold in
+// neither order, and the GEMM runs once per batch with the weight shared
+// (B's batch stride 0).
 OpCase sequenceFirstCase(DType dtype) {
   return {caseName("MatMul sequence-first", dtype), [=] {
             GraphBuilder b("sequence_first");
             for (int64_t batch : {4, 40}) {
-              Value* x = b.input("x" + std::to_string(batch), dtype, {batch, 7, 64});
+              const std::string n = std::to_string(batch);
+              Value* x = b.input("x" + n, dtype, {batch, 7, 64});
               Value* seqFirst = b.op("Transpose", {x}, attrs({{"perm", Ints{1, 0, 2}}}));
-              Value* y = b.op("MatMul", {seqFirst, b.input("w" + std::to_string(batch), dtype, {64, 48})});
-              b.output(b.op("Add", {y, b.input("bias" + std::to_string(batch), dtype, {48})}));
+              Value* y = b.op("MatMul", {seqFirst, b.input("w" + n, dtype, {64, 48})});
+              b.output(b.op("Add", {y, b.input("bias" + n, dtype, {48})}));
             }
-            return b.finish();
-          }};
-}
-
-// Scaled dot-product attention as an export writes it (K transposed, the
-// scale on the scores, a softmax between the two MatMuls): the fusion pass
-// makes it one attention kernel, which the attention kernel takes for 16-bit
-// types and head dims 64, 128 and 256 only; here both MatMuls stage on the
-// library GEMMs, the scores and probabilities in scratch.
-OpCase stagedAttentionCase(DType dtype) {
-  return {caseName("attention staged on GEMMs", dtype), [=] {
-            GraphBuilder b("staged_attention");
-            Value* q = b.input("q", dtype, {2, 3, 20, 32});
-            Value* kt = b.op("Transpose", {b.input("k", dtype, {2, 3, 24, 32})}, attrs({{"perm", Ints{0, 1, 3, 2}}}));
-            Value* scores = b.op("Mul", {b.op("MatMul", {q, kt}), b.input("scale", dtype, {})});
-            Value* probs = b.op("Softmax", {scores}, attrs({{"axis", int64_t{-1}}}));
-            b.output(b.op("MatMul", {probs, b.input("v", dtype, {2, 3, 24, 32})}));
+            Value* longer = b.input("long", dtype, {4, 10, 64});
+            Value* sliced = b.op("Slice", {longer, b.ints("starts", {0}), b.ints("ends", {7}), b.ints("axes", {1})});
+            Value* seqFirst = b.op("Transpose", {sliced}, attrs({{"perm", Ints{1, 0, 2}}}));
+            b.output(b.op("MatMul", {seqFirst, b.input("w_long", dtype, {64, 48})}));
             return b.finish();
           }};
 }
@@ -77,10 +64,7 @@ std::vector<OpCase> gemmCases() {
   for (int64_t m : {1, 5, 16, 33, 200}) cases.push_back(gemmCase(DType::F32, m));
   for (DType dtype : {DType::F16, DType::BF16})
     for (int64_t m : {9, 100}) cases.push_back(gemmCase(dtype, m));
-  for (DType dtype : {DType::F32, DType::BF16}) {
-    cases.push_back(stagedAttentionCase(dtype));
-    cases.push_back(sequenceFirstCase(dtype));
-  }
+  for (DType dtype : {DType::F32, DType::BF16}) cases.push_back(sequenceFirstCase(dtype));
   return cases;
 }
 

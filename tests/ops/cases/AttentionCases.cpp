@@ -1,0 +1,93 @@
+// Scaled dot-product attention as exports write it, which the fusion pass
+// makes one attention kernel: on the fp32 kernel (attention_f32.cuh) with K
+// stored transposed and with K's head dim contiguous, masks, PyTorch's safe
+// softmax and grouped KV heads; on the 16-bit split-K kernel with the same
+// masks; and on the library GEMMs where neither kernel takes the head dim.
+
+#include "CaseSupport.h"
+
+#include <limits>
+
+namespace tcx::test {
+
+namespace {
+
+// Q K^T, an additive mask, softmax, PyTorch's safe softmax (Where(IsNaN(P),
+// 0, P)), P V; the scale on K^T, which stores K transposed (as ViT's export
+// scales K^T before the product, which the 16-bit kernel does not take), or
+// on the scores. 70 query rows and 45 keys leave both the
+// kernel's row tile and its key tile ragged. The mask lets row i see keys
+// 0 .. i / 2 + 5, so the later rows reach the second key tile and the early
+// ones find it empty; row 9 sees only keys from 32 on (its first tile all
+// -inf), and row 7 none at all, which safe softmax makes a row of zeros.
+OpCase maskedAttentionCase(DType dtype, int64_t headDim, bool scaleKt) {
+  const std::string scaled = scaleKt ? "K^T scaled" : "scores scaled";
+  return {caseName("attention masked, safe softmax, " + scaled + ", d" + std::to_string(headDim), dtype), [=] {
+            GraphBuilder b("masked_attention");
+            const int64_t rows = 70, keys = 45;
+            const double inf = std::numeric_limits<double>::infinity();
+            std::vector<double> mask;
+            for (int64_t i = 0; i < rows; ++i)
+              for (int64_t j = 0; j < keys; ++j) {
+                const bool visible = i == 9 ? j >= 32 : i != 7 && j <= i / 2 + 5;
+                mask.push_back(visible ? 0.0 : -inf);
+              }
+            Value* q = b.input("q", dtype, {2, 3, rows, headDim});
+            Value* kt = b.op("Transpose", {b.input("k", dtype, {2, 3, keys, headDim})}, attrs({{"perm", Ints{0, 1, 3, 2}}}));
+            Value* scale = typedConstant(b, "scale", dtype, {}, {0.35});
+            Value* product = scaleKt ? b.op("MatMul", {q, b.op("Mul", {kt, scale})})
+                                     : b.op("Mul", {b.op("MatMul", {q, kt}), scale});
+            Value* scores = b.op("Add", {product, typedConstant(b, "mask", dtype, {rows, keys}, mask)});
+            Value* probs = b.op("Softmax", {scores}, attrs({{"axis", int64_t{-1}}}));
+            Value* safe = b.op("Where", {b.op("IsNaN", {probs}), typedConstant(b, "zero", dtype, {}, {0.0}), probs});
+            b.output(b.op("MatMul", {safe, b.input("v", dtype, {2, 3, keys, headDim})}));
+            return b.finish();
+          }};
+}
+
+// Grouped KV heads as Llama's export repeats them (Unsqueeze, Expand,
+// Reshape): 4 query heads over 2 KV heads, K's head dim contiguous, the
+// scale on the scores; 130 query rows (three row tiles, the last ragged)
+// and 100 keys.
+OpCase groupedAttentionCase(DType dtype, int64_t headDim) {
+  return {caseName("attention grouped heads, d" + std::to_string(headDim), dtype), [=] {
+            GraphBuilder b("grouped_attention");
+            const int64_t keys = 100;
+            auto repeat = [&](const std::string& name) {
+              Value* kv = b.input(name, dtype, {1, 2, keys, headDim});
+              Value* wide = b.op("Unsqueeze", {kv, b.ints(name + "_axes", {2})});
+              Value* expanded = b.op("Expand", {wide, b.ints(name + "_shape", {1, 2, 2, keys, headDim})});
+              return b.op("Reshape", {expanded, b.ints(name + "_heads", {1, 4, keys, headDim})});
+            };
+            Value* kt = b.op("Transpose", {repeat("k")}, attrs({{"perm", Ints{0, 1, 3, 2}}}));
+            Value* scores = b.op("MatMul", {b.input("q", dtype, {1, 4, 130, headDim}), kt});
+            Value* scaled = b.op("Mul", {scores, typedConstant(b, "scale", dtype, {}, {0.088})});
+            Value* probs = b.op("Softmax", {scaled}, attrs({{"axis", int64_t{-1}}}));
+            b.output(b.op("MatMul", {probs, repeat("v")}));
+            return b.finish();
+          }};
+}
+
+// A head dim of 20 neither kernel takes: both MatMuls stage on the library
+// GEMMs, the scores and probabilities in scratch.
+OpCase stagedAttentionCase(DType dtype) {
+  return {caseName("attention staged on GEMMs", dtype), [=] {
+            GraphBuilder b("staged_attention");
+            Value* q = b.input("q", dtype, {2, 3, 20, 20});
+            Value* kt = b.op("Transpose", {b.input("k", dtype, {2, 3, 24, 20})}, attrs({{"perm", Ints{0, 1, 3, 2}}}));
+            Value* scores = b.op("Mul", {b.op("MatMul", {q, kt}), b.input("scale", dtype, {})});
+            Value* probs = b.op("Softmax", {scores}, attrs({{"axis", int64_t{-1}}}));
+            b.output(b.op("MatMul", {probs, b.input("v", dtype, {2, 3, 24, 20})}));
+            return b.finish();
+          }};
+}
+
+} // namespace
+
+std::vector<OpCase> attentionCases() {
+  return {maskedAttentionCase(DType::F32, 32, true),  maskedAttentionCase(DType::BF16, 64, false),
+          groupedAttentionCase(DType::F32, 128),       groupedAttentionCase(DType::F32, 64),
+          stagedAttentionCase(DType::F32),             stagedAttentionCase(DType::BF16)};
+}
+
+} // namespace tcx::test
