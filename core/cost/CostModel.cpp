@@ -42,6 +42,35 @@ double pieceElements(const MappingPiece& p, const Shape& shape) {
 // load along whichever dimension is contiguous, so unlike VTC's Definition 4
 // (which fixes the logical order) any chain of strides 1, n1, n1*n2, ...
 // counts.
+// A chain can end in a dimension split by div/mod, which x_d enters through
+// atoms such as floor(x_d / k) and x_d mod k (a Reshape that splits it, then
+// a Transpose that moves its outer part away, as a multi-head projection's
+// output written into q, k and v): stretches of consecutive x_d are then
+// consecutive addresses `stride` apart. Returns the shortest whole stretch
+// among the first 4096 x_d (the other variables at 0), or 1 where an atom
+// mixes x_d with another variable.
+int64_t modularRun(const IndexExpr& offset, int d, int rank, int64_t extent, int64_t stride) {
+  for (const IndexExpr::Term& t : offset.terms())
+    if (t.atom->kind != IndexExpr::Atom::Kind::Var && t.atom->operand.mentions(d))
+      for (int other = 0; other < rank; ++other)
+        if (other != d && t.atom->operand.mentions(other)) return 1;
+  std::vector<int64_t> x(static_cast<size_t>(rank), 0);
+  const int64_t limit = std::min<int64_t>(extent, 4096);
+  int64_t shortest = limit, length = 1, previous = offset.evaluate(x.data());
+  for (int64_t i = 1; i < limit; ++i) {
+    x[static_cast<size_t>(d)] = i;
+    const int64_t next = offset.evaluate(x.data());
+    if (next - previous == stride) {
+      ++length;
+    } else {
+      shortest = std::min(shortest, length);
+      length = 1;
+    }
+    previous = next;
+  }
+  return shortest == limit ? length : shortest; // the last stretch may be cut short by the limit
+}
+
 int64_t bestRunElements(const MappingPiece& p, const Shape& shape) {
   IndexExpr bias = p.offset.nonAffinePart();
   int64_t run = 1;
@@ -51,7 +80,13 @@ int64_t bestRunElements(const MappingPiece& p, const Shape& shape) {
     for (size_t d = 0; d < shape.size(); ++d)
       if (!used[d] && shape[d] > 1 && p.offset.coefficientOf(static_cast<int>(d)) == run && !bias.mentions(static_cast<int>(d)))
         next = static_cast<int>(d);
-    if (next < 0) return run;
+    if (next < 0) {
+      int64_t split = 1;
+      for (size_t d = 0; d < shape.size(); ++d)
+        if (!used[d] && shape[d] > 1)
+          split = std::max(split, modularRun(p.offset, static_cast<int>(d), static_cast<int>(shape.size()), shape[d], run));
+      return run * split;
+    }
     used[next] = true;
     run *= shape[next];
   }

@@ -163,3 +163,29 @@ TEST_CASE("GQA's shared KV heads are a strided view with a grouped dimension", "
     }
   CHECK(grouped == 1);
 }
+
+TEST_CASE("a write split by div/mod costs its bytes where the mod leaves whole sectors", "[cost]") {
+  // A multi-head projection written straight into q, k and v ([3, batch, heads, tokens, 32]): output column
+  // n of the MatMul lands at (n / 96, ..., (n / 32) % 3, ..., n % 32), so 32 consecutive columns are
+  // consecutive floats (128 bytes, four sectors): the write costs its bytes, not a sector per float.
+  GraphBuilder b("qkv");
+  Value* y = b.op("MatMul", {b.input("x", DType::F32, {4, 10, 96}), b.input("w", DType::F32, {96, 288})});
+  Value* heads = b.op("Reshape", {y, b.ints("split", {4, 10, 3, 3, 32})});
+  b.output(b.op("Transpose", {heads}, attrs({{"perm", Ints{2, 0, 3, 1, 4}}})));
+  const Graph graph = b.finish();
+  const KernelGraph kernels = fuseOperators(graph);
+  const Vtog vtog = buildVtog(kernels);
+  std::set<int> chosen;
+  for (const VtogEdge& e : vtog.edges())
+    if (e.direction == EdgeDirection::InputOverOutput) chosen.insert(e.id);
+  const PointsToGraph written(vtog, chosen);
+  REQUIRE(written.valid());
+  const ExecPlan plan = lowerToPlan(kernels, written);
+  REQUIRE(plan.kernels.size() == 1);
+  const PlanKernel& matmul = plan.kernels[0];
+  REQUIRE(matmul.outputs.size() == 1);
+  REQUIRE(matmul.outputs[0].mapping.pieces().size() == 1);
+  CHECK_FALSE(matmul.outputs[0].mapping.pieces()[0].offset.isAffine());
+  // x and w read, the output written, each byte once.
+  CHECK(CostModel(roundPreset()).estimate(matmul).bytes == (4.0 * 10 * 96 + 96 * 288 + 4 * 10 * 288) * 4);
+}
