@@ -196,8 +196,8 @@ void emitF32Attention(ValueCode& values, const AttentionOperands& ops) {
   ModuleBuilder& module = values.module();
   const std::string p = values.prefix();
   module.append(functorsAndParams(ops, AttentionParams{}, p, "nullptr") +
-                fmt::format("extern \"C\" __global__ void __launch_bounds__(tcx::kF32AttentionThreads) "
-                            "{p}attention(Buffers b) {{\n"
+                fmt::format("extern \"C\" __global__ void __launch_bounds__(tcx::kF32AttentionThreads, "
+                            "tcx::f32AttentionMinBlocks({d})) {p}attention(Buffers b) {{\n"
                             "  tcx::attention_f32_body<{d}, {kt}>({p}params(b), {p}Score{{b}}, {p}Out{{b}});\n}}\n\n",
                             fmt::arg("p", p), fmt::arg("d", ops.problem.headDim),
                             fmt::arg("kt", ops.k.strides[2] == 1 ? "false" : "true")));

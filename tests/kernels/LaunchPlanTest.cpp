@@ -197,7 +197,13 @@ TEST_CASE("the fp32 attention takes a block per head and 64 query rows", "[kerne
   // At d = 128 K staged transposed (128 rows of 40 floats) is the larger of K's two layouts; every head
   // dim fits a block's shared memory.
   REQUIRE(f32AttentionKFloats(128) == 128 * 40);
-  for (int headDim = 8; headDim <= 128; headDim += 8) REQUIRE(f32AttentionSharedBytes(headDim) <= 227 * 1024);
+  for (int headDim = 8; headDim <= 128; headDim += 8) {
+    REQUIRE(f32AttentionSharedBytes(headDim) <= 227 * 1024);
+    // The launch bounds' blocks a multiprocessor all fit its shared memory.
+    REQUIRE(f32AttentionMinBlocks(headDim) * f32AttentionSharedBytes(headDim) <= 227 * 1024);
+  }
+  REQUIRE(f32AttentionMinBlocks(64) == 4);
+  REQUIRE(f32AttentionMinBlocks(128) == 2);
 }
 
 namespace {

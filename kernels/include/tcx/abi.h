@@ -290,6 +290,12 @@ TCX_HOST_DEVICE constexpr int f32AttentionSharedBytes(int headDim) {
   return 4 * ((kF32AttentionRows + 2 * kF32AttentionKeys) * f32AttentionPitch(headDim) +
               2 * f32AttentionKFloats(headDim));
 }
+// The blocks a multiprocessor's shared memory holds, at most 4: the kernel's launch bounds, so that
+// its registers do not hold it to fewer (NVRTC gave d = 64 166 registers and 3 blocks unbounded).
+TCX_HOST_DEVICE constexpr int f32AttentionMinBlocks(int headDim) {
+  const int fit = 227 * 1024 / f32AttentionSharedBytes(headDim);
+  return fit > 4 ? 4 : fit < 1 ? 1 : fit;
+}
 
 } // namespace tcx
 

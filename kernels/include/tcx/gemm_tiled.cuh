@@ -2,8 +2,9 @@
 #define TCX_GEMM_TILED_CUH
 // gemm_tiled: C = A B for any M, N, K and any strides, on tensor cores. __half and __nv_bfloat16
 // take mma.sync m16n8k16. float takes m16n8k8 on tf32 three times (3xTF32): each operand x is split
-// into big = tf32(x) and small = tf32(x - big), and acc += a_small b_big + a_big b_small + a_big
-// b_big. The product it drops, a_small b_small, is about 2^-22 of a b, below fp32's own rounding,
+// into big = tf32(x) and small = x - big (read by the tensor cores as tf32, splitTf32 in mma.cuh),
+// and acc += a_small b_big + a_big b_small + a_big b_big. The product it drops, a_small b_small, is
+// about 2^-22 of a b, and small's truncation at most 2^-21, about fp32's own rounding error,
 // so results match an fp32 reference as PyTorch's default fp32 matmul (no tf32) does, at tensor-
 // core rather than CUDA-core speed.
 //

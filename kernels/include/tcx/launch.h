@@ -29,8 +29,8 @@
 //   extern "C" __global__ void __launch_bounds__(tcx::kCombineThreads)
 //   NAME(tcx::AttentionParams p, OUT_STORE o) { tcx::decode_attention_combine_body<T, D>(p, o); }
 //
-//   extern "C" __global__ void __launch_bounds__(tcx::kF32AttentionThreads)
-//   NAME(tcx::AttentionParams p, SCORE_OP s, OUT_STORE o) { tcx::attention_f32_body<D>(p, s, o); }
+//   extern "C" __global__ void __launch_bounds__(tcx::kF32AttentionThreads, tcx::f32AttentionMinBlocks(D))
+//   NAME(tcx::AttentionParams p, SCORE_OP s, OUT_STORE o) { tcx::attention_f32_body<D, KT>(p, s, o); }
 //
 // gemmTemplateArgs and attentionTemplateArgs spell the template arguments. Before launching a
 // LaunchConfig with sharedBytes > 0, set cudaFuncAttributeMaxDynamicSharedMemorySize to

@@ -56,12 +56,16 @@ __device__ __forceinline__ float toTf32(float x) {
   return __uint_as_float(r);
 }
 
-// x (fp32 bits) = big + small, both tf32, for 3xTF32: big is x rounded to tf32 and small the
-// rounding of the remainder, which fp32 holds exactly.
+// x (fp32 bits) = big + small for 3xTF32: big is x rounded to tf32, small the remainder, which
+// fp32 holds exactly (|small| <= 2^-11 |x|). small goes to the tensor cores as it is, which read
+// its top 19 bits: truncating it costs at most 2^-21 of x a product, about fp32's own error over a
+// dot product of a few hundred terms. Rounding small as well took a second conversion on the
+// split's dependency chain, and the 3xTF32 kernels wait on the ALU pipe (ncu on an H200: ALU the
+// busiest pipe, fixed-latency dependencies the main stall, docs/benchmarks.md).
 __device__ __forceinline__ void splitTf32(unsigned x, unsigned& big, unsigned& small) {
   const float value = __uint_as_float(x), high = toTf32(value);
   big = __float_as_uint(high);
-  small = __float_as_uint(toTf32(value - high));
+  small = __float_as_uint(value - high);
 }
 
 // One 32-byte step of K on tensor cores: m16n8k16 for 16-bit T, m16n8k8 tf32 for float.
