@@ -37,23 +37,23 @@ double pieceElements(const MappingPiece& p, const Shape& shape) {
   return n;
 }
 
-// The longest run of consecutive addresses a kernel can read in some order
-// of the piece's dimensions: tiled kernels (GEMM, attention, convolution)
-// load along whichever dimension is contiguous, so unlike VTC's Definition 4
-// (which fixes the logical order) any chain of strides 1, n1, n1*n2, ...
-// counts.
 // A chain can end in a dimension split by div/mod, which x_d enters through
 // atoms such as floor(x_d / k) and x_d mod k (a Reshape that splits it, then
 // a Transpose that moves its outer part away, as a multi-head projection's
 // output written into q, k and v): stretches of consecutive x_d are then
 // consecutive addresses `stride` apart. Returns the shortest whole stretch
-// among the first 4096 x_d (the other variables at 0), or 1 where an atom
-// mixes x_d with another variable.
+// among the first 4096 x_d (the other variables at 0), or 1 where no atom
+// holds x_d or one mixes it with another variable.
 int64_t modularRun(const IndexExpr& offset, int d, int rank, int64_t extent, int64_t stride) {
+  bool split = false;
   for (const IndexExpr::Term& t : offset.terms())
-    if (t.atom->kind != IndexExpr::Atom::Kind::Var && t.atom->operand.mentions(d))
+    if (t.atom->kind != IndexExpr::Atom::Kind::Var && t.atom->operand.mentions(d)) {
+      split = true;
       for (int other = 0; other < rank; ++other)
         if (other != d && t.atom->operand.mentions(other)) return 1;
+    }
+  if (!split) return 1; // a plain stride other than `stride`: no two neighbours are adjacent
+
   std::vector<int64_t> x(static_cast<size_t>(rank), 0);
   const int64_t limit = std::min<int64_t>(extent, 4096);
   int64_t shortest = limit, length = 1, previous = offset.evaluate(x.data());
@@ -71,6 +71,11 @@ int64_t modularRun(const IndexExpr& offset, int d, int rank, int64_t extent, int
   return shortest == limit ? length : shortest; // the last stretch may be cut short by the limit
 }
 
+// The longest run of consecutive addresses a kernel can read in some order
+// of the piece's dimensions: tiled kernels (GEMM, attention, convolution)
+// load along whichever dimension is contiguous, so unlike VTC's Definition 4
+// (which fixes the logical order) any chain of strides 1, n1, n1*n2, ...
+// counts. It may end in a dimension split by div/mod (modularRun).
 int64_t bestRunElements(const MappingPiece& p, const Shape& shape) {
   IndexExpr bias = p.offset.nonAffinePart();
   int64_t run = 1;

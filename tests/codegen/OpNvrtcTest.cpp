@@ -18,6 +18,7 @@
 #include "target/GpuPreset.h"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <map>
 #include <catch2/catch.hpp>
 
@@ -90,12 +91,21 @@ TEST_CASE("the attention cases run on the kernels they exercise", "[codegen][ops
       if (l.what.find("attention") != std::string::npos) kernelsOf[c.name] += l.what.substr(0, l.what.find(' ')) + ";";
     sourceOf[c.name] = code.source;
   }
-  const std::string masked = "attention masked, safe softmax, K^T scaled, d32 f32";
-  CHECK(kernelsOf[masked] == "fp32;");
-  CHECK(sourceOf[masked].find("tcx::attention_f32_body<32, true>") != std::string::npos); // K stored transposed
-  CHECK(sourceOf[masked].find("p.emptyRowsZero = 1;") != std::string::npos);
+  // K stored transposed, in rows of 45 positions (4-byte copies) and of 48 (16-byte copies).
+  for (int keys : {45, 48}) {
+    const std::string masked = "attention masked, safe softmax, K^T scaled, d32, " + std::to_string(keys) + " keys f32";
+    CHECK(kernelsOf[masked] == "fp32;");
+    CHECK(sourceOf[masked].find("tcx::attention_f32_body<32, true>") != std::string::npos);
+    CHECK(sourceOf[masked].find(fmt::format("p.kStride[3] = {};", keys)) != std::string::npos);
+    CHECK(sourceOf[masked].find("p.emptyRowsZero = 1;") != std::string::npos);
+  }
+  // K and V read where the Slice left them: rows 35 floats apart, 2 floats in.
+  const std::string sliced = "attention over sliced K and V, d32 f32";
+  CHECK(kernelsOf[sliced] == "fp32;");
+  CHECK(sourceOf[sliced].find("p.kStride[2] = 35;") != std::string::npos);
+  CHECK(sourceOf[sliced].find("p.vStride[2] = 35;") != std::string::npos);
   // Partials and their combination.
-  const std::string maskedHalf = "attention masked, safe softmax, scores scaled, d64 bf16";
+  const std::string maskedHalf = "attention masked, safe softmax, scores scaled, d64, 45 keys bf16";
   CHECK(kernelsOf[maskedHalf] == "attention;attention;");
   CHECK(sourceOf[maskedHalf].find("p.emptyRowsZero = 1;") != std::string::npos);
   for (int d : {64, 128}) {

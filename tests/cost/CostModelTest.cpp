@@ -142,7 +142,7 @@ TEST_CASE("a contraction whose operand is no strided view is estimated at the el
   CHECK(estimateOnlyKernel(oneOp("MatMul", {{4, 49, 96}, {96, 288}})).seconds == Approx(flops / 1e12 + 1e-6));
 }
 
-TEST_CASE("GQA's shared KV heads are a strided view with a grouped dimension", "[cost]") {
+TEST_CASE("GQA's shared KV heads are a strided view with a grouped dimension, and a group of 1 a plain one", "[cost]") {
   // K of [1, 8, 16, 64] read by 32 query heads: head h reads KV head h / 4.
   GraphBuilder b("gqa");
   Value* k = b.input("k", DType::F16, {1, 8, 1, 16, 64});
@@ -154,14 +154,25 @@ TEST_CASE("GQA's shared KV heads are a strided view with a grouped dimension", "
   const Vtog vtog = buildVtog(kernels);
   const ExecPlan plan = lowerToPlan(kernels, everyOutputVirtual(vtog));
   REQUIRE(plan.kernels.size() == 1);
-  int grouped = 0;
+  int grouped = 0, plain = 0;
   for (const TensorAccess& a : plan.kernels[0].inputs)
     if (a.value->type().shape == Shape{1, 32, 16, 64}) {
       CHECK_FALSE(stridedView(a));
       CHECK(hasStridedView(a));
+      const std::optional<StridedView> byFour = stridedView(a, 1, 4);
+      REQUIRE(byFour);
+      // KV head h / 4, 1024 elements apart (the batch of 1 has no stride).
+      CHECK(byFour->strides == std::vector<int64_t>{0, 1024, 64, 1});
       ++grouped;
+    } else if (a.value->type().shape == Shape{1, 32, 1, 16}) {
+      // Q, one head each: a group of 1 is its plain view (attention's search over group sizes ends there).
+      const std::optional<StridedView> byOne = stridedView(a, 1, 1);
+      REQUIRE(byOne);
+      CHECK(byOne->strides == stridedView(a)->strides);
+      ++plain;
     }
   CHECK(grouped == 1);
+  CHECK(plain == 1);
 }
 
 TEST_CASE("a write split by div/mod costs its bytes where the mod leaves whole sectors", "[cost]") {

@@ -54,8 +54,6 @@ template <typename T, int D, int RT, int S> struct alignas(16) AttentionWarpShar
   unsigned long long ready[S];
 };
 
-__device__ __forceinline__ float stableBase(float m) { return m == -infinity() ? 0.0f : m; }
-
 // A warp's walk over the positions of its items: the item, the first of the next 16 positions
 // and the chunk's end, with K and V at position 0 of the item's (b, kvHead).
 template <typename T> struct KvCursor {
@@ -381,7 +379,7 @@ __device__ __forceinline__ void decode_attention_combine_body(const AttentionPar
 #pragma unroll
     for (int c = 0; c < kBatch; ++c)
       batchMax = fmaxf(batchMax, stat[c].x);
-    const float base = detail::stableBase(batchMax), rescale = __expf(runMax - base);
+    const float base = stableBase(batchMax), rescale = __expf(runMax - base);
     sum *= rescale;
 #pragma unroll
     for (int e = 0; e < kPerLane; ++e)

@@ -46,14 +46,12 @@ __device__ __forceinline__ SplitFragment splitFragment(float a0, float a1, float
   return f;
 }
 
-// acc += A B on tf32 tensor cores, 3xTF32, the small products first; b0 and b1 are the B fragment.
-__device__ __forceinline__ void mma3xTf32(float (&acc)[4], const SplitFragment& a, float b0, float b1) {
+// acc += A B on tf32 tensor cores, 3xTF32; b0 and b1 are the B fragment, split here.
+__device__ __forceinline__ void mmaSplit(float (&acc)[4], const SplitFragment& a, float b0, float b1) {
   unsigned bBig[2], bSmall[2];
   splitTf32(__float_as_uint(b0), bBig[0], bSmall[0]);
   splitTf32(__float_as_uint(b1), bBig[1], bSmall[1]);
-  mma1688Tf32(acc, a.small, bBig[0], bBig[1]);
-  mma1688Tf32(acc, a.big, bSmall[0], bSmall[1]);
-  mma1688Tf32(acc, a.big, bBig[0], bBig[1]);
+  mma3xTf32(acc, a.big, a.small, bBig, bSmall);
 }
 
 // One tile of K and V, positions [j0, j0 + kF32AttentionKeys), into shared memory; positions past
@@ -74,7 +72,7 @@ __device__ __forceinline__ void loadKvTile(float* ks, float* vs, const float* k,
     if constexpr (KT)
       for (int c = threadIdx.x; c < D * kKeys / 4; c += kThreads) {
         const int d = c / (kKeys / 4), col = 4 * (c % (kKeys / 4)), j = j0 + col;
-        const int bytes = 4 * max(0, min(4, p.skv - j));
+        const int bytes = j < p.skv ? 16 : 0; // skv is a multiple of 4 here
         cpAsync16(ks + d * kF32AttentionKeyPitch + col, bytes ? k + d * p.kStride[3] + j : k, bytes);
       }
   } else {
@@ -122,10 +120,12 @@ __device__ __forceinline__ void attention_f32_body(const AttentionParams& p, con
   const float* q = static_cast<const float*>(p.q) + b * p.qStride[0] + h * p.qStride[1];
   const float* k = static_cast<const float*>(p.k) + b * p.kStride[0] + kvHead * p.kStride[1];
   const float* v = static_cast<const float*>(p.v) + b * p.vStride[0] + kvHead * p.vStride[1];
-  // 16-byte copies need 16-byte aligned rows; K's rows are along d, or along positions (KT).
+  // 16-byte copies need 16-byte aligned rows; K's rows are along d, or along positions (KT), whose
+  // 16-byte chunks then lie wholly inside or outside the keys.
   const bool vector = reinterpret_cast<unsigned long long>(k) % 16 == 0 &&
                       reinterpret_cast<unsigned long long>(v) % 16 == 0 &&
-                      (p.kStride[KT ? 3 : 2] | p.vStride[2]) % 4 == 0 && p.kStride[KT ? 2 : 3] == 1;
+                      (p.kStride[KT ? 3 : 2] | p.vStride[2]) % 4 == 0 && p.kStride[KT ? 2 : 3] == 1 &&
+                      (!KT || p.skv % 4 == 0);
 
   const int tiles = (p.skv + kKeys - 1) / kKeys;
   if (tiles > 0)
@@ -161,7 +161,7 @@ __device__ __forceinline__ void attention_f32_body(const AttentionParams& p, con
 #pragma unroll
       for (int ni = 0; ni < kKeys / 8; ++ni) {
         const int key = ni * 8 + g, d = kk * 8 + t;
-        mma3xTf32(s[ni], a, kElement<D, KT>(ks, key, d), kElement<D, KT>(ks, key, d + 4));
+        mmaSplit(s[ni], a, kElement<D, KT>(ks, key, d), kElement<D, KT>(ks, key, d + 4));
       }
     }
 
@@ -182,7 +182,7 @@ __device__ __forceinline__ void attention_f32_body(const AttentionParams& p, con
       tileMax[r] = fmaxf(tileMax[r], __shfl_xor_sync(0xffffffffu, tileMax[r], 1));
       tileMax[r] = fmaxf(tileMax[r], __shfl_xor_sync(0xffffffffu, tileMax[r], 2));
       const float newMax = fmaxf(rowMax[r], tileMax[r]);
-      const float base = newMax == -infinity() ? 0.0f : newMax;
+      const float base = stableBase(newMax);
       scale[r] = __expf(rowMax[r] - base);
       rowMax[r] = newMax;
       rowSum[r] *= scale[r];
@@ -204,7 +204,7 @@ __device__ __forceinline__ void attention_f32_body(const AttentionParams& p, con
       const SplitFragment a = splitFragment(s[kk][0], s[kk][2], s[kk][1], s[kk][3]);
       const float* vRow = vs + (kk * 8 + 2 * t) * kPitch + g;
 #pragma unroll
-      for (int ni = 0; ni < D / 8; ++ni) mma3xTf32(pv[ni], a, vRow[ni * 8], vRow[kPitch + ni * 8]);
+      for (int ni = 0; ni < D / 8; ++ni) mmaSplit(pv[ni], a, vRow[ni * 8], vRow[kPitch + ni * 8]);
     }
 #pragma unroll
     for (int ni = 0; ni < D / 8; ++ni)

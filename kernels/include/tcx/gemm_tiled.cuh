@@ -167,9 +167,7 @@ __device__ __forceinline__ void mmaTiles(float (&acc)[4][4], const unsigned (&a)
 #pragma unroll
     for (int ni = 0; ni < 4; ++ni) {
       float step[4] = {};
-      mma1688Tf32(step, aSmall, b[ni][0], b[ni][1]);
-      mma1688Tf32(step, aBig, bSmall[ni][0], bSmall[ni][1]);
-      mma1688Tf32(step, aBig, b[ni][0], b[ni][1]);
+      mma3xTf32(step, aBig, aSmall, b[ni], bSmall[ni]);
 #pragma unroll
       for (int e = 0; e < 4; ++e) acc[ni][e] += step[e];
     }

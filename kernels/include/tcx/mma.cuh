@@ -68,6 +68,15 @@ __device__ __forceinline__ void splitTf32(unsigned x, unsigned& big, unsigned& s
   small = __float_as_uint(value - high);
 }
 
+// acc += A B in 3xTF32 from operands split by splitTf32: the two small products first, which are
+// about 2^-11 of the big one and keep more of their bits summed before it.
+__device__ __forceinline__ void mma3xTf32(float (&acc)[4], const unsigned (&aBig)[4], const unsigned (&aSmall)[4],
+                                          const unsigned (&bBig)[2], const unsigned (&bSmall)[2]) {
+  mma1688Tf32(acc, aSmall, bBig[0], bBig[1]);
+  mma1688Tf32(acc, aBig, bSmall[0], bSmall[1]);
+  mma1688Tf32(acc, aBig, bBig[0], bBig[1]);
+}
+
 // One 32-byte step of K on tensor cores: m16n8k16 for 16-bit T, m16n8k8 tf32 for float.
 template <typename T>
 __device__ __forceinline__ void mmaStep(float (&c)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) {

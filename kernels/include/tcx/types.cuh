@@ -18,6 +18,10 @@ inline constexpr bool isTensorCoreType = isSame<T, __half> || isSame<T, __nv_bfl
 
 __device__ __forceinline__ float infinity() { return __int_as_float(0x7f800000); }
 
+// The base an online softmax subtracts before exp: its running max, or 0 while every score so far
+// is -inf (exp(-inf - 0) = 0, where -inf - -inf would be NaN).
+__device__ __forceinline__ float stableBase(float m) { return m == -infinity() ? 0.0f : m; }
+
 // Every arithmetic type converts through its own value; the 16-bit floats need their intrinsics.
 template <typename T> __device__ __forceinline__ float to_float(T x) { return static_cast<float>(x); }
 __device__ __forceinline__ float to_float(__half x) { return __half2float(x); }

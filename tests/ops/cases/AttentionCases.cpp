@@ -1,8 +1,9 @@
 // Scaled dot-product attention as exports write it, which the fusion pass
 // makes one attention kernel: on the fp32 kernel (attention_f32.cuh) with K
-// stored transposed and with K's head dim contiguous, masks, PyTorch's safe
-// softmax and grouped KV heads; on the 16-bit split-K kernel with the same
-// masks; and on the library GEMMs where neither kernel takes the head dim.
+// stored transposed and with K's head dim contiguous, K and V copied by 16
+// and by 4 bytes, masks, PyTorch's safe softmax and grouped KV heads; on the
+// 16-bit split-K kernel with the same masks; and on the library GEMMs where
+// neither kernel takes the head dim.
 
 #include "CaseSupport.h"
 
@@ -15,16 +16,20 @@ namespace {
 // Q K^T, an additive mask, softmax, PyTorch's safe softmax (Where(IsNaN(P),
 // 0, P)), P V; the scale on K^T, which stores K transposed (as ViT's export
 // scales K^T before the product, which the 16-bit kernel does not take), or
-// on the scores. 70 query rows and 45 keys leave both the
-// kernel's row tile and its key tile ragged. The mask lets row i see keys
+// on the scores. 70 query rows and 45 or 48 keys leave the kernel's row tile
+// and its key tile ragged; stored transposed, K's rows of 45 positions take
+// 4-byte copies and those of 48 16-byte ones. The mask lets row i see keys
 // 0 .. i / 2 + 5, so the later rows reach the second key tile and the early
 // ones find it empty; row 9 sees only keys from 32 on (its first tile all
 // -inf), and row 7 none at all, which safe softmax makes a row of zeros.
-OpCase maskedAttentionCase(DType dtype, int64_t headDim, bool scaleKt) {
+OpCase maskedAttentionCase(DType dtype, int64_t headDim, int64_t keys, bool scaleKt) {
   const std::string scaled = scaleKt ? "K^T scaled" : "scores scaled";
-  return {caseName("attention masked, safe softmax, " + scaled + ", d" + std::to_string(headDim), dtype), [=] {
+  return {caseName("attention masked, safe softmax, " + scaled + ", d" + std::to_string(headDim) + ", " +
+                       std::to_string(keys) + " keys",
+                   dtype),
+          [=] {
             GraphBuilder b("masked_attention");
-            const int64_t rows = 70, keys = 45;
+            const int64_t rows = 70;
             const double inf = std::numeric_limits<double>::infinity();
             std::vector<double> mask;
             for (int64_t i = 0; i < rows; ++i)
@@ -68,6 +73,22 @@ OpCase groupedAttentionCase(DType dtype, int64_t headDim) {
           }};
 }
 
+// K and V sliced out of rows of d + 3 from the third element on (as a fused
+// q/k/v projection's output is read): their rows are neither 16-byte aligned
+// nor a multiple of 16 bytes apart, so the fp32 kernel copies them by 4 bytes.
+OpCase slicedAttentionCase(DType dtype) {
+  return {caseName("attention over sliced K and V, d32", dtype), [=] {
+            GraphBuilder b("sliced_attention");
+            const Shape shape{2, 2, 40, 32};
+            Value* kt = b.op("Transpose", {feed(b, "k", dtype, shape, Feed::Sliced)}, attrs({{"perm", Ints{0, 1, 3, 2}}}));
+            Value* scores = b.op("Mul", {b.op("MatMul", {b.input("q", dtype, shape), kt}),
+                                         typedConstant(b, "scale", dtype, {}, {0.18})});
+            Value* probs = b.op("Softmax", {scores}, attrs({{"axis", int64_t{-1}}}));
+            b.output(b.op("MatMul", {probs, feed(b, "v", dtype, shape, Feed::Sliced)}));
+            return b.finish();
+          }};
+}
+
 // A head dim of 20 neither kernel takes: both MatMuls stage on the library
 // GEMMs, the scores and probabilities in scratch.
 OpCase stagedAttentionCase(DType dtype) {
@@ -85,9 +106,10 @@ OpCase stagedAttentionCase(DType dtype) {
 } // namespace
 
 std::vector<OpCase> attentionCases() {
-  return {maskedAttentionCase(DType::F32, 32, true),  maskedAttentionCase(DType::BF16, 64, false),
-          groupedAttentionCase(DType::F32, 128),       groupedAttentionCase(DType::F32, 64),
-          stagedAttentionCase(DType::F32),             stagedAttentionCase(DType::BF16)};
+  return {maskedAttentionCase(DType::F32, 32, 45, true),   maskedAttentionCase(DType::F32, 32, 48, true),
+          maskedAttentionCase(DType::BF16, 64, 45, false), groupedAttentionCase(DType::F32, 128),
+          groupedAttentionCase(DType::F32, 64),            slicedAttentionCase(DType::F32),
+          stagedAttentionCase(DType::F32),                 stagedAttentionCase(DType::BF16)};
 }
 
 } // namespace tcx::test
