@@ -8,7 +8,7 @@
 // A block is kF32AttentionWarps warps over one (b, h) and kF32AttentionRows query rows, 16 a warp;
 // grid: ceil(sq / kF32AttentionRows) x heads x batch blocks, flattened into x. The block walks K
 // and V in tiles of kF32AttentionKeys positions, double-buffered in shared memory by cp.async
-// (16-byte copies where K's and V's rows allow, else 4-byte ones). Per tile each warp computes
+// (16-byte copies where K's or V's rows allow, else 4-byte ones). Per tile each warp computes
 // S = Q K^T for its rows (m16n8k8), applies ScoreOp, updates the online softmax and adds P V to
 // its output accumulators. Q stays in shared memory for the whole walk.
 //
@@ -56,39 +56,44 @@ __device__ __forceinline__ void mmaSplit(float (&acc)[4], const SplitFragment& a
 
 // One tile of K and V, positions [j0, j0 + kF32AttentionKeys), into shared memory; positions past
 // skv are zeroed (their scores are masked, and P V must not meet stale NaN). V and K with d
-// contiguous as rows of positions; K with positions contiguous (KT) as rows of d.
+// contiguous as rows of positions; K with positions contiguous (KT) as rows of d. Each takes
+// 16-byte copies where its rows allow (kVector, vVector), else 4-byte ones: ViT's K^T, rows of 197
+// floats, must not hold V's copies to 4 bytes.
 template <int D, bool KT>
 __device__ __forceinline__ void loadKvTile(float* ks, float* vs, const float* k, const float* v,
-                                           const AttentionParams& p, int j0, bool vector) {
+                                           const AttentionParams& p, int j0, bool kVector, bool vVector) {
   constexpr int kPitch = f32AttentionPitch(D), kKeys = kF32AttentionKeys, kThreads = kF32AttentionThreads;
-  if (vector) {
+  if (vVector) {
     for (int c = threadIdx.x; c < kKeys * D / 4; c += kThreads) {
       const int r = c / (D / 4), col = 4 * (c % (D / 4)), j = j0 + r;
       const int bytes = j < p.skv ? 16 : 0;
       cpAsync16(vs + r * kPitch + col, bytes ? v + j * p.vStride[2] + col : v, bytes);
-      if constexpr (!KT)
-        cpAsync16(ks + r * kPitch + col, bytes ? k + j * p.kStride[2] + col : k, bytes);
     }
-    if constexpr (KT)
-      for (int c = threadIdx.x; c < D * kKeys / 4; c += kThreads) {
-        const int d = c / (kKeys / 4), col = 4 * (c % (kKeys / 4)), j = j0 + col;
-        const int bytes = j < p.skv ? 16 : 0; // skv is a multiple of 4 here
-        cpAsync16(ks + d * kF32AttentionKeyPitch + col, bytes ? k + d * p.kStride[3] + j : k, bytes);
-      }
   } else {
     for (int e = threadIdx.x; e < kKeys * D; e += kThreads) {
       const int r = e / D, col = e % D, j = j0 + r;
       const int bytes = j < p.skv ? 4 : 0;
       cpAsync4(vs + r * kPitch + col, bytes ? v + j * p.vStride[2] + col : v, bytes);
-      if constexpr (!KT)
-        cpAsync4(ks + r * kPitch + col, bytes ? k + j * p.kStride[2] + col * p.kStride[3] : k, bytes);
     }
-    if constexpr (KT)
-      for (int e = threadIdx.x; e < D * kKeys; e += kThreads) {
-        const int d = e / kKeys, col = e % kKeys, j = j0 + col;
-        const int bytes = j < p.skv ? 4 : 0;
-        cpAsync4(ks + d * kF32AttentionKeyPitch + col, bytes ? k + d * p.kStride[3] + j * p.kStride[2] : k, bytes);
-      }
+  }
+  if (kVector) {
+    for (int c = threadIdx.x; c < kKeys * D / 4; c += kThreads) {
+      // KT: rows of d, 16-byte chunks of positions (skv is a multiple of 4 here); else rows of positions.
+      const int r = KT ? c / (kKeys / 4) : c / (D / 4), col = KT ? 4 * (c % (kKeys / 4)) : 4 * (c % (D / 4));
+      const int j = KT ? j0 + col : j0 + r;
+      const int bytes = j < p.skv ? 16 : 0;
+      float* dst = KT ? ks + r * kF32AttentionKeyPitch + col : ks + r * kPitch + col;
+      const float* src = KT ? k + r * p.kStride[3] + j : k + j * p.kStride[2] + col;
+      cpAsync16(dst, bytes ? src : k, bytes);
+    }
+  } else {
+    for (int e = threadIdx.x; e < kKeys * D; e += kThreads) {
+      const int r = KT ? e / kKeys : e / D, col = KT ? e % kKeys : e % D;
+      const int j = KT ? j0 + col : j0 + r, d = KT ? r : col;
+      const int bytes = j < p.skv ? 4 : 0;
+      float* dst = KT ? ks + r * kF32AttentionKeyPitch + col : ks + r * kPitch + col;
+      cpAsync4(dst, bytes ? k + j * p.kStride[2] + d * p.kStride[3] : k, bytes);
+    }
   }
   cpAsyncCommit();
 }
@@ -122,14 +127,13 @@ __device__ __forceinline__ void attention_f32_body(const AttentionParams& p, con
   const float* v = static_cast<const float*>(p.v) + b * p.vStride[0] + kvHead * p.vStride[1];
   // 16-byte copies need 16-byte aligned rows; K's rows are along d, or along positions (KT), whose
   // 16-byte chunks then lie wholly inside or outside the keys.
-  const bool vector = reinterpret_cast<unsigned long long>(k) % 16 == 0 &&
-                      reinterpret_cast<unsigned long long>(v) % 16 == 0 &&
-                      (p.kStride[KT ? 3 : 2] | p.vStride[2]) % 4 == 0 && p.kStride[KT ? 2 : 3] == 1 &&
-                      (!KT || p.skv % 4 == 0);
+  const bool kVector = reinterpret_cast<unsigned long long>(k) % 16 == 0 && p.kStride[KT ? 3 : 2] % 4 == 0 &&
+                       p.kStride[KT ? 2 : 3] == 1 && (!KT || p.skv % 4 == 0);
+  const bool vVector = reinterpret_cast<unsigned long long>(v) % 16 == 0 && p.vStride[2] % 4 == 0;
 
   const int tiles = (p.skv + kKeys - 1) / kKeys;
   if (tiles > 0)
-    loadKvTile<D, KT>(stages, stages + f32AttentionKFloats(D), k, v, p, 0, vector);
+    loadKvTile<D, KT>(stages, stages + f32AttentionKFloats(D), k, v, p, 0, kVector, vVector);
   for (int e = threadIdx.x; e < kF32AttentionRows * D; e += kF32AttentionThreads) {
     const int r = e / D, d = e % D;
     qs[r * kPitch + d] = i0 + r < p.sq ? q[(i0 + r) * p.qStride[2] + d * p.qStride[3]] : 0.0f;
@@ -148,7 +152,7 @@ __device__ __forceinline__ void attention_f32_body(const AttentionParams& p, con
     __syncthreads(); // this tile landed; every warp is done with the stage the next load refills
     if (tile + 1 < tiles) {
       float* next = stages + (tile + 1) % 2 * kStage;
-      loadKvTile<D, KT>(next, next + f32AttentionKFloats(D), k, v, p, (tile + 1) * kKeys, vector);
+      loadKvTile<D, KT>(next, next + f32AttentionKFloats(D), k, v, p, (tile + 1) * kKeys, kVector, vVector);
     }
     const float* ks = stages + tile % 2 * kStage;
     const float* vs = ks + f32AttentionKFloats(D);
