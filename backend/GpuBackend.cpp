@@ -82,7 +82,7 @@ PlanProfile PlanProfiler::profileOrRaise(const std::string& label, const ExecPla
                                          const ExecutionResult* reference, const ProfileSettings& settings) {
   PlanProfile p;
   p.label = label;
-  gpu::GpuPlan onGpu(plan, generateCuda(plan, {.smCount = gpu::gpuInfo().smCount}), impl_->compiler);
+  gpu::GpuPlan onGpu(plan, generateCuda(plan, gpu::gpuInfo().codegenTarget()), impl_->compiler);
   p.compileMs = onGpu.compiled().compileMs;
   p.compileParts = onGpu.compiled().parts;
   p.compileCached = onGpu.compiled().cached;

@@ -10,7 +10,7 @@
 namespace tcx::backend {
 
 struct KernelExportOptions {
-  std::string arch = "sm_90";
+  std::string arch = "sm_90a"; // sm_90a: float GEMMs on wgmma (CodegenTarget)
   int smCount = 132; // the GPU the launch configurations are planned for
 };
 

@@ -54,9 +54,13 @@ GpuInfo queryGpu() {
   return info;
 }
 
+bool hasWgmma(const GpuInfo& info) { return info.ccMajor == 9 && info.ccMinor == 0; }
+
 } // namespace
 
-std::string GpuInfo::arch() const { return fmt::format("sm_{}{}", ccMajor, ccMinor); }
+std::string GpuInfo::arch() const { return fmt::format("sm_{}{}{}", ccMajor, ccMinor, hasWgmma(*this) ? "a" : ""); }
+
+CodegenTarget GpuInfo::codegenTarget() const { return {.smCount = smCount, .wgmma = hasWgmma(*this)}; }
 
 std::string GpuInfo::describe() const {
   if (!available) return fmt::format("no CUDA device ({})", reason);

@@ -3,6 +3,8 @@
 // without a device (or without a driver) is an ordinary state, not a
 // failure: tcx runs in estimated mode there, and `available` says why not.
 
+#include "codegen/CudaCodegen.h"
+
 #include <cstdint>
 #include <string>
 
@@ -24,8 +26,13 @@ struct GpuInfo {
   int memClockKHz = 0;
   int memBusWidth = 0; // bits
 
-  // The NVRTC architecture of the device: "sm_90".
+  // The NVRTC architecture of the device: "sm_90a" on a 9.0 device (the
+  // kernel library's wgmma path needs Hopper's arch-specific features; such a
+  // cubin runs on 9.0 devices only, as every cubin here is built for the
+  // device it runs on), else "sm_XY".
   std::string arch() const;
+  // What codegen plans for on this device.
+  CodegenTarget codegenTarget() const;
   // One line naming the device, its clocks, driver and runtime, for the
   // header of every measurement; "no CUDA device (<reason>)" without one.
   std::string describe() const;

@@ -26,7 +26,7 @@ double ProfileOracle::latency(const std::set<int>& selected) {
   if (auto it = measured_.find(selected); it != measured_.end()) return it->second;
   PointsToGraph strategy(vtog_, selected);
   ExecPlan plan = lowerToPlan(kernels_, strategy, options_);
-  GeneratedPlan code = generateCuda(plan, {.smCount = gpuInfo().smCount});
+  GeneratedPlan code = generateCuda(plan, gpuInfo().codegenTarget());
   const uint64_t key = fnv1a(fmt::format("{}\n{}\n{}", gpuInfo().describe(), timer_.repetitions, code.source));
   const std::string path = diskCache_.empty() ? "" : fmt::format("{}/{:016x}.txt", diskCache_, key);
   double seconds = 0;

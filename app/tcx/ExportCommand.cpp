@@ -20,7 +20,7 @@ struct ExportOptions {
   EdgeConstraintSpecs constraints;
   std::string out;
   std::string strategy = "greedy";
-  std::string arch = "sm_90";
+  std::string arch = "sm_90a";
   int smCount = 132;
   bool noDonate = false;
 };
@@ -48,7 +48,7 @@ void addExportCommand(CLI::App& app, Action& action) {
   cmd->add_option("--strategy", opts->strategy, "Which plan: greedy (optimised) or baseline")
       ->check(CLI::IsMember({"baseline", "greedy"}));
   addEdgeConstraintOptions(*cmd, opts->constraints);
-  cmd->add_option("--arch", opts->arch, "CUDA architecture of the CMake project (sm_90)");
+  cmd->add_option("--arch", opts->arch, "CUDA architecture of the CMake project (sm_90a; sm_90 and others keep float GEMMs off wgmma)");
   cmd->add_option("--sms", opts->smCount, "Multiprocessors the launch configurations are sized for")
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--no-donate", opts->noDonate, "Never update a graph input in place (a KV cache) for its output");

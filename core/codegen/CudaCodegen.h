@@ -15,6 +15,9 @@ namespace tcx {
 // The device the launch configurations are sized for.
 struct CodegenTarget {
   int smCount = 132; // H100 SXM and H200
+  // Compiled for sm_90a (Hopper's arch-specific features): float GEMMs take
+  // gemm_wgmma_f32 (planGemm in kernels/include/tcx/launch.h).
+  bool wgmma = true;
 };
 
 // Raises Unsupported naming the node when an op has no CUDA form.

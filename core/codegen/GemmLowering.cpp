@@ -241,7 +241,7 @@ void emitGemmKernel(ValueCode& values, const GemmMatch& match, ElemType type, co
   problem.aAligned16 = match.a.offset * elem % 16 == 0;
   problem.bAligned16 = match.b.offset * elem % 16 == 0;
   const StridedView *av = &match.a, *bv = &match.b;
-  const GemmPlan plan = planGemm(problem, values.target().smCount);
+  const GemmPlan plan = planGemm(problem, values.target().smCount, 0, values.target().wgmma);
   ModuleBuilder& module = values.module();
   module.append(epilogueCode);
 
@@ -261,6 +261,10 @@ void emitGemmKernel(ValueCode& values, const GemmMatch& match, ElemType type, co
   case GemmKernel::Tiled:
     bounds = "tcx::kTiledThreads, tcx::kTiledMinBlocks";
     body = "gemm_tiled_body";
+    break;
+  case GemmKernel::WgmmaF32:
+    bounds = "tcx::kWgmmaThreads, 1";
+    body = "gemm_wgmma_f32_body";
     break;
   }
   module.append(fmt::format(

@@ -1,6 +1,7 @@
-// gemm_small_m, gemm_small_m_f32 and gemm_tiled against the reference kernel, and their speed;
-// float GEMMs also against cuBLAS's SGEMM in its default (fp32, no tf32) math mode, which is what
-// PyTorch runs for an fp32 matmul.
+// gemm_small_m, gemm_small_m_f32, gemm_tiled and gemm_wgmma_f32 against the reference kernel, and
+// their speed; float GEMMs also against cuBLAS's SGEMM in its default (fp32, no tf32) math mode,
+// which is what PyTorch runs for an fp32 matmul. A float case gemm_wgmma_f32 takes runs on
+// gemm_tiled as well, so the two compare in one run.
 
 #include "BenchUtil.cuh"
 #include "Dispatch.cuh"
@@ -30,8 +31,18 @@ __global__ void __launch_bounds__(tcx::kTiledThreads, tcx::kTiledMinBlocks) tile
   tcx::gemm_tiled_body<T, A, B>(p, e);
 }
 
+template <typename E>
+__global__ void __launch_bounds__(tcx::kWgmmaThreads, 1) wgmmaKernel(tcx::GemmParams p, E e) {
+  tcx::gemm_wgmma_f32_body(p, e);
+}
+
 template <typename T>
 void launchGemm(const tcx::GemmPlan& plan, const tcx::GemmParams& p, StoreC e) {
+  if constexpr (std::is_same_v<T, float>)
+    if (plan.kernel == tcx::GemmKernel::WgmmaF32) {
+      launch(wgmmaKernel<StoreC>, plan.launch, p, e);
+      return;
+    }
   if (plan.kernel == tcx::GemmKernel::Tiled) {
     withAccess(plan.aAccess, [&](auto a) {
       withAccess(plan.bAccess, [&](auto b) { launch(tiledKernel<T, a.value, b.value, StoreC>, plan.launch, p, e); });
@@ -95,14 +106,14 @@ double cublasMicros(const GemmCase& c, const float* a, const float* b, float* ou
   });
 }
 
-template <typename T> void runGemm(const GemmCase& c, int sms, double copyGBs, unsigned seed) {
+template <typename T> void runGemm(const GemmCase& c, int sms, double copyGBs, unsigned seed, bool wgmma) {
   tcx::GemmProblem pr;
   pr.type = elemType<T>();
   pr.batch = c.batch, pr.m = c.m, pr.n = c.n, pr.k = c.k;
   Buffer<T> a(viewStrides(c.a, c.batch, c.m, c.k, c.padA, pr.aStrides));
   Buffer<T> b(viewStrides(c.b, c.batch, c.k, c.n, c.padB, pr.bStrides));
   randomize(a, seed), randomize(b, seed + 1);
-  const tcx::GemmPlan plan = tcx::planGemm(pr, sms, c.splitK);
+  const tcx::GemmPlan plan = tcx::planGemm(pr, sms, c.splitK, wgmma);
   Buffer<unsigned char> ws(std::max<i64>(1, plan.workspaceBytes));
   BENCH_CHECK(cudaMemset(ws.ptr, 0, ws.count));
   tcx::GemmParams p = plan.params;
@@ -116,7 +127,8 @@ template <typename T> void runGemm(const GemmCase& c, int sms, double copyGBs, u
   launchGemm<T>(plan, p, store);
   referenceGemm<T><<<dim3((c.n + 127) / 128, c.m, c.batch), 128>>>(p, StoreC{ref.ptr, c.m, c.n});
   BENCH_CHECK(cudaGetLastError());
-  const std::string what = std::string(c.name) + " [" + tcx::gemmTemplateArgs(plan, "E") + ", split " +
+  const std::string kernel = plan.kernel == tcx::GemmKernel::WgmmaF32 ? "wgmma, " : "";
+  const std::string what = std::string(c.name) + " [" + kernel + tcx::gemmTemplateArgs(plan, "E") + ", split " +
                            std::to_string(p.splitK) + "]";
   report(what.c_str(), compare(out, ref), std::is_same_v<T, float> ? 1e-5 : 1e-4);
   if (!c.time)
@@ -127,7 +139,9 @@ template <typename T> void runGemm(const GemmCase& c, int sms, double copyGBs, u
   std::printf("TIME %-58s %9.1f us  %7.0f GB/s  %5.1f%% of copy  %6.1f TFLOP/s\n", what.c_str(), us,
               bytes / us / 1e3, 100.0 * bytes / us / 1e3 / copyGBs, flops / us / 1e6);
   if constexpr (std::is_same_v<T, float>) {
-    if (const double cublas = cublasMicros(c, a.ptr, b.ptr, ref.ptr))
+    if (plan.kernel == tcx::GemmKernel::WgmmaF32)
+      runGemm<T>(c, sms, copyGBs, seed, false);
+    else if (const double cublas = cublasMicros(c, a.ptr, b.ptr, ref.ptr))
       std::printf("TIME %-58s %9.1f us  cuBLAS SGEMM, %6.1f TFLOP/s: tcx takes %.2fx its time\n", c.name, cublas,
                   flops / cublas / 1e6, us / cublas);
   }
@@ -162,7 +176,7 @@ void gemmBench(int sms, double copyGBs, bool checksOnly) {
   };
   for (const GemmCase& c : bf16Cases)
     if (!(checksOnly && c.time))
-      runGemm<__nv_bfloat16>(c, sms, copyGBs, seed += 2);
+      runGemm<__nv_bfloat16>(c, sms, copyGBs, seed += 2, false);
 
   const GemmCase halfCases[] = {
       {"half small_m 64x1536x2048", 1, 64, 1536, 2048, L::RowMajor, L::RowMajor},
@@ -172,7 +186,7 @@ void gemmBench(int sms, double copyGBs, bool checksOnly) {
   };
   for (const GemmCase& c : halfCases)
     if (!(checksOnly && c.time))
-      runGemm<__half>(c, sms, copyGBs, seed += 2);
+      runGemm<__half>(c, sms, copyGBs, seed += 2, false);
 
   const GemmCase floatCases[] = {
       {"float tiled 513x257x300", 1, 513, 257, 300, L::RowMajor, L::RowMajor},
@@ -197,12 +211,16 @@ void gemmBench(int sms, double copyGBs, bool checksOnly) {
       {"float ConvNeXt fc1 196x1536x384", 1, 196, 1536, 384, L::RowMajor, L::RowMajor, 0, true},
       {"float ConvNeXt fc1 196x1536x384 split 1", 1, 196, 1536, 384, L::RowMajor, L::RowMajor, 1, true},
       {"float ConvNeXt fc1 196x1536x384 split 3", 1, 196, 1536, 384, L::RowMajor, L::RowMajor, 3, true},
+      {"float 1000x999x1001 padded, m, n and k tails", 1, 1000, 999, 1001, L::RowMajor, L::RowMajor, 0, false, 7, 5},
+      {"float 3x300x256x200 batched", 3, 300, 256, 200, L::RowMajor, L::RowMajor},
+      {"float ViT-32 fc1 6304x3072x768", 1, 6304, 3072, 768, L::RowMajor, L::RowMajor, 0, true},
+      {"float ViT-32 fc2 6304x768x3072", 1, 6304, 768, 3072, L::RowMajor, L::RowMajor, 0, true},
       {"float 2048^3", 1, 2048, 2048, 2048, L::RowMajor, L::RowMajor, 0, true},
       {"float 4096^3", 1, 4096, 4096, 4096, L::RowMajor, L::RowMajor, 0, true},
   };
   for (const GemmCase& c : floatCases)
     if (!(checksOnly && c.time))
-      runGemm<float>(c, sms, copyGBs, seed += 2);
+      runGemm<float>(c, sms, copyGBs, seed += 2, true);
 }
 
 } // namespace bench

@@ -297,7 +297,8 @@ TEST_CASE("the GEMMs and convolutions of a plan share one zeroed split-K workspa
   auto workspace = [&](int m, int n, int k) {
     GemmProblem pr;
     pr.type = ElemType::F32, pr.m = m, pr.n = n, pr.k = k;
-    return static_cast<int64_t>(planGemm(pr, smCount).workspaceBytes);
+    pr.aStrides[1] = k, pr.aStrides[2] = 1, pr.bStrides[1] = n, pr.bStrides[2] = 1;
+    return static_cast<int64_t>(planGemm(pr, smCount, 0, CodegenTarget{}.wgmma).workspaceBytes);
   };
   ConvParams conv = {};
   conv.batch = 1, conv.cin = conv.cout = 512, conv.h = conv.width = conv.oh = conv.ow = 7, conv.kh = conv.kw = 3;
@@ -385,6 +386,34 @@ TEST_CASE("a linear layer over a sequence-first view folds its rows in memory or
         1);
   CHECK(countOccurrences(code.source, fmt::format("p.b = {{static_cast<const float*>(b.p[{}]), 0, 2304, 1}};", weight)) ==
         1);
+}
+
+TEST_CASE("a float linear layer runs on wgmma for sm_90a and on mma.sync otherwise", "[codegen]") {
+  // The weight has n contiguous, as exports store a Linear's: gemm_wgmma_f32 stages it transposed.
+  // Its k-contiguous transpose, and every target without wgmma, stay on gemm_tiled.
+  GraphBuilder b("linear");
+  Value* x = b.input("x", DType::F32, {256, 768});
+  b.output(b.op("MatMul", {x, b.input("w", DType::F32, {768, 3072})}));
+  Value* wt = b.op("Transpose", {b.input("wt", DType::F32, {3072, 768})}, attrs({{"perm", std::vector<int64_t>{1, 0}}}));
+  b.output(b.op("MatMul", {x, wt}));
+  VtcSession s(b.finish(), defaultGpuPreset());
+  s.select(EdgeConstraintSpecs{});
+  const GeneratedPlan hopper = generateCuda(s.optimizedPlan());
+  REQUIRE(countLaunches(hopper, "gemm") == 2);
+  CHECK(countOccurrences(hopper.source, "__launch_bounds__(tcx::kWgmmaThreads, 1)") == 1);
+  CHECK(countOccurrences(hopper.source, "tcx::gemm_wgmma_f32_body<") == 1);
+  CHECK(countOccurrences(hopper.source, "tcx::gemm_tiled_body<float, tcx::Access::ColContiguous, "
+                                        "tcx::Access::RowContiguous,") == 1);
+  const GeneratedPlan other = generateCuda(s.optimizedPlan(), {.smCount = 132, .wgmma = false});
+  CHECK(countOccurrences(other.source, "gemm_wgmma_f32") == 0);
+  CHECK(countOccurrences(other.source, "tcx::gemm_tiled_body<float,") == 2);
+  // 256 x 3072: 2 x 24 tiles of 128 x 128, one block a multiprocessor, so K (768) splits in 2 to
+  // fill 132 of them; the shared memory is three stages of A, B and B's remainder.
+  const std::vector<GeneratedLaunch> wgmma = launchesDescribed(hopper, "gemm 256x3072x768 (batch 1, split 2)");
+  REQUIRE(wgmma.size() == 1);
+  CHECK(wgmma[0].block[0] == static_cast<unsigned>(kWgmmaThreads));
+  CHECK(wgmma[0].grid == std::array<unsigned, 3>{24, 2, 2});
+  CHECK(wgmma[0].sharedBytes == static_cast<unsigned>(kWgmmaSharedBytes));
 }
 
 TEST_CASE("a BatchNormalization is computed in its consumers' loop, not staged", "[codegen]") {

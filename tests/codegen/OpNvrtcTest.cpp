@@ -1,10 +1,11 @@
 // The compute ops' CUDA forms (ops/CudaLowering.h) compile with NVRTC for
-// sm_90, which needs no device: every graph of tests/ops/cases, through its
+// sm_90a (codegen's default target: float GEMMs on wgmma), which needs no device: every graph of tests/ops/cases, through its
 // baseline plan and VTC's optimised one, whose kernels read the ops' inputs
 // through mapping functions. compute_op_gpu_test runs the same graphs on a
 // GPU against the CPU reference; here both plans run on the CPU first, so
 // that a GPU mismatch points at a CUDA form rather than at the graph or
 // its plans.
+#include "CodegenTestUtil.h"
 #include "ComputeOpCases.h"
 
 #include "codegen/CudaCodegen.h"
@@ -33,14 +34,14 @@ bool movesData(const Graph& g) {
 
 void requireCompiles(const ExecPlan& plan, gpu::NvrtcCompiler& compiler) {
   GeneratedPlan generated = generateCuda(plan);
-  gpu::CompileResult r = compiler.compile(generated.source, {.arch = "sm_90"});
+  gpu::CompileResult r = compiler.compile(generated.source, {.arch = "sm_90a"});
   REQUIRE(r.cubin);
   CHECK(r.cubin->size() > 0);
 }
 
 } // namespace
 
-TEST_CASE("every compute op's CUDA form compiles with NVRTC for sm_90, in baseline and optimised plans",
+TEST_CASE("every compute op's CUDA form compiles with NVRTC for sm_90a, in baseline and optimised plans",
           "[codegen][nvrtc][ops]") {
   for (const test::OpCase& c : test::computeOpCases()) {
     DYNAMIC_SECTION(c.name) {
@@ -116,4 +117,24 @@ TEST_CASE("the attention cases run on the kernels they exercise", "[codegen][ops
   }
   CHECK(kernelsOf["attention staged on GEMMs f32"].empty());
   CHECK(kernelsOf["attention staged on GEMMs bf16"].empty());
+}
+
+TEST_CASE("the wgmma case runs its float GEMMs on gemm_wgmma_f32", "[codegen][ops]") {
+  // compute_op_gpu_test checks it on a GPU; it tests gemm_wgmma_f32 only if it reaches it. The
+  // optimised plan reads the sliced weight in place (rows of 136 floats); the baseline copies it
+  // into rows of 130, which wgmma's float4s cannot take.
+  for (const test::OpCase& c : test::computeOpCases()) {
+    if (c.name != "MatMul on wgmma f32") continue;
+    VtcSession s(c.build(), defaultGpuPreset());
+    s.select(EdgeConstraintSpecs{});
+    const GeneratedPlan optimized = generateCuda(s.optimizedPlan());
+    CHECK(test::countOccurrences(optimized.source, "tcx::gemm_wgmma_f32_body<") == 2);
+    CHECK(test::countOccurrences(optimized.source, "p.b = {static_cast<const float*>(b.p[") == 2);
+    CHECK(test::countOccurrences(optimized.source, ", 0, 136, 1};") == 1);
+    CHECK(test::countOccurrences(optimized.source, "p.m = 400;") == 1);
+    const GeneratedPlan baseline = generateCuda(s.baselinePlan());
+    CHECK(test::countOccurrences(baseline.source, "tcx::gemm_wgmma_f32_body<") == 1);
+    return;
+  }
+  FAIL("no case named 'MatMul on wgmma f32'");
 }

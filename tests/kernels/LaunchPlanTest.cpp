@@ -136,6 +136,39 @@ TEST_CASE("large M and float take gemm_tiled, K split until the tiles fill the G
   CHECK(wide.workspaceBytes == 0);
 }
 
+TEST_CASE("float GEMMs with A's k and B's n contiguous take wgmma where the code is for sm_90a", "[kernels][launch]") {
+  const GemmProblem fc1 = rowMajor(6304, 3072, 768, ElemType::F32);
+  const GemmPlan hopper = planGemm(fc1, 132, 0, true);
+  REQUIRE(hopper.kernel == GemmKernel::WgmmaF32);
+  CHECK(gemmTemplateArgs(hopper, "E") == "E");
+  CHECK(hopper.launch.block[0] == static_cast<unsigned>(kWgmmaThreads));
+  CHECK(hopper.launch.sharedBytes == static_cast<unsigned>(kWgmmaSharedBytes));
+  INFO("1200 tiles over 132 multiprocessors, one block each: 9.1 waves, no split");
+  CHECK(hopper.launch.grid[0] == 24);
+  CHECK(hopper.launch.grid[1] == 50);
+  CHECK(hopper.params.splitK == 1);
+  CHECK(planGemm(fc1, 132).kernel == GemmKernel::Tiled);
+
+  INFO("few tiles: K splits in whole stages until the multiprocessors fill");
+  const GemmPlan few = planGemm(rowMajor(197, 768, 3072, ElemType::F32), 132, 0, true);
+  REQUIRE(few.kernel == GemmKernel::WgmmaF32);
+  CHECK(few.params.splitK == 11);
+  CHECK(few.params.kPerSplit % kWgmmaKElems == 0);
+  CHECK(i64{few.params.splitK} * few.params.kPerSplit >= 3072);
+  CHECK(few.workspaceBytes == kSplitKCounterBytes + std::size_t{12} * 11 * kWgmmaM * kWgmmaN * 4);
+
+  INFO("B with k contiguous, a row stride wgmma's float4s cannot take, 16-bit or M within gemm_small_m_f32's: not wgmma");
+  GemmProblem kContiguous = fc1;
+  kContiguous.bStrides[1] = 1, kContiguous.bStrides[2] = 768;
+  CHECK(planGemm(kContiguous, 132, 0, true).kernel == GemmKernel::Tiled);
+  CHECK(planGemm(rowMajor(6304, 3071, 768, ElemType::F32), 132, 0, true).kernel == GemmKernel::Tiled);
+  CHECK(planGemm(rowMajor(6304, 3072, 768), 132, 0, true).kernel == GemmKernel::Tiled);
+  CHECK(planGemm(rowMajor(16, 3072, 768, ElemType::F32), 132, 0, true).kernel == GemmKernel::SmallMF32);
+  INFO("K under 8 stages (ConvNeXt's 100352 x 384 x 96): gemm_tiled's two blocks a multiprocessor");
+  CHECK(planGemm(rowMajor(100352, 384, 96, ElemType::F32), 132, 0, true).kernel == GemmKernel::Tiled);
+  CHECK(planGemm(rowMajor(1024, 768, kWgmmaMinK, ElemType::F32), 132, 0, true).kernel == GemmKernel::WgmmaF32);
+}
+
 TEST_CASE("attention plans one wave of blocks over KV head groups and chunks", "[kernels][launch]") {
   AttentionProblem llama;
   llama.batch = 16, llama.heads = 32, llama.kvHeads = 8, llama.sq = 1, llama.skv = 4096, llama.headDim = 128;

@@ -1,5 +1,6 @@
-// Every header of kernels/ compiles under NVRTC for sm_90, instantiated the way core's codegen
-// does it: extern "C" wrappers around the __device__ bodies, with trivial functors. No GPU needed.
+// Every header of kernels/ compiles under NVRTC for sm_90a (the target codegen plans for by
+// default; gemm_wgmma_f32 needs its arch-specific wgmma), instantiated the way core's codegen does
+// it: extern "C" wrappers around the __device__ bodies, with trivial functors. No GPU needed.
 
 #include <catch2/catch.hpp>
 
@@ -15,7 +16,7 @@ namespace {
 std::string compile(const std::string& source, bool& ok) {
   nvrtcProgram program;
   REQUIRE(nvrtcCreateProgram(&program, source.c_str(), "kernels_test.cu", 0, nullptr, nullptr) == NVRTC_SUCCESS);
-  std::vector<std::string> options = {"--gpu-architecture=sm_90", "-std=c++20",
+  std::vector<std::string> options = {"--gpu-architecture=sm_90a", "-std=c++20",
                                       "-I" TCX_SOURCE_DIR "/kernels/include"};
   std::stringstream cudaIncludes(TCX_CUDA_INCLUDE_DIRS);
   for (std::string dir; std::getline(cudaIncludes, dir, ';');)
@@ -91,6 +92,9 @@ extern "C" __global__ void __launch_bounds__(tcx::kTiledThreads, tcx::kTiledMinB
 tiled_float(tcx::GemmParams p, Epilogue e) {
   tcx::gemm_tiled_body<float, tcx::Access::ColContiguous, tcx::Access::ColContiguous>(p, e);
 }
+
+extern "C" __global__ void __launch_bounds__(tcx::kWgmmaThreads, 1)
+wgmma_float(tcx::GemmParams p, Epilogue e) { tcx::gemm_wgmma_f32_body(p, e); }
 )");
 }
 

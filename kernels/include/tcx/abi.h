@@ -177,6 +177,25 @@ TCX_HOST_DEVICE constexpr int tiledStageBytes(int elemBytes) {
 }
 TCX_HOST_DEVICE constexpr int tiledSharedBytes(int elemBytes) { return kTiledStages * tiledStageBytes(elemBytes); }
 
+// gemm_wgmma_f32 (Hopper, float, A with k and B with n contiguous): 128 x 128 output tiles, two
+// warpgroups of 64 rows, 32 floats of K a stage. A stage holds A (cp.async) and B rounded to tf32
+// and B's remainder (split in registers on the way in), each 128 rows of 128 bytes in wgmma's
+// 128-byte swizzle; the tiles want 1024-byte alignment, which the extra 1024 bytes give room for.
+// One block a multiprocessor: its accumulators and each stage's three products take the registers.
+inline constexpr int kWgmmaThreads = 256;
+inline constexpr int kWgmmaM = 128;
+inline constexpr int kWgmmaN = 128;
+inline constexpr int kWgmmaKElems = 32;
+inline constexpr int kWgmmaStages = 3;
+inline constexpr int kWgmmaTileBytes = 128 * 128;
+inline constexpr int kWgmmaStageBytes = 3 * kWgmmaTileBytes;
+inline constexpr int kWgmmaSharedBytes = kWgmmaStages * kWgmmaStageBytes + 1024;
+// Below this K (8 stages) the lone block a multiprocessor waits out its prologue and epilogue with
+// nothing to overlap them, and gemm_tiled's two blocks do better: on an H200 ConvNeXt-T's
+// 100352 x 384 x 96 took 378 us on wgmma against 310 on gemm_tiled, its 25088 x 768 x 192 244
+// against 238, where ViT-B/16's 6304 x 3072 x 768 took 580 against 735.
+inline constexpr int kWgmmaMinK = 256;
+
 // conv_implicit_gemm: 128 output pixels x 64 output channels a block, 128 bytes of K a step (32
 // float or 64 16-bit elements), two stages; 8 warps of 32 x 32. Shared rows are padded by 16
 // bytes so that ldmatrix's 8 rows fall on distinct banks.

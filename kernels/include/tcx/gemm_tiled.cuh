@@ -120,6 +120,23 @@ __device__ __forceinline__ void groupedTile(int& tileM, int& tileN) {
   tileN = id % perGroup / groupRows;
 }
 
+// What a block of a tiled GEMM (gemm_tiled, gemm_wgmma_f32) computes: its batch and K split (grid
+// z), the origin of its kTileM x kTileN output tile and its K steps of kKElems from kBegin.
+struct BlockTile {
+  int batch, split, m0, n0, kBegin, kTiles;
+};
+
+template <int kTileM, int kTileN, int kKElems> __device__ __forceinline__ BlockTile blockTile(const GemmParams& p) {
+  BlockTile t;
+  t.batch = blockIdx.z % p.batch, t.split = blockIdx.z / p.batch;
+  int tileM, tileN;
+  groupedTile(tileM, tileN);
+  t.m0 = tileM * kTileM, t.n0 = tileN * kTileN;
+  t.kBegin = t.split * p.kPerSplit;
+  t.kTiles = (min(p.k, t.kBegin + p.kPerSplit) - t.kBegin + kKElems - 1) / kKElems;
+  return t;
+}
+
 // B's fragments for one 32-byte step of K (ks) and the warp's four 8-column tiles:
 // b[ni] = {b0, b1} as mma.cuh lays them out.
 template <typename T, Access BAccess>
@@ -217,14 +234,11 @@ __device__ __forceinline__ void gemm_tiled_body(const GemmParams& p, const Epilo
   unsigned short* stages = reinterpret_cast<unsigned short*>(dynamicShared());
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int warpM = warp / 4, warpN = warp % 4; // 2 x 4 warps of 64 x 32
-  const int batch = blockIdx.z % p.batch, split = blockIdx.z / p.batch;
-  int tileM, tileN;
-  groupedTile(tileM, tileN);
-  const int m0 = tileM * kTiledM, n0 = tileN * kTiledN;
+  const BlockTile tile = blockTile<kTiledM, kTiledN, kElems>(p);
+  const int batch = tile.batch, split = tile.split, m0 = tile.m0, n0 = tile.n0, kBegin = tile.kBegin;
+  const int kTiles = tile.kTiles;
   const T* a = static_cast<const T*>(p.a.data) + batch * p.a.strideBatch;
   const T* b = static_cast<const T*>(p.b.data) + batch * p.b.strideBatch;
-  const int kBegin = split * p.kPerSplit;
-  const int kTiles = (min(p.k, kBegin + p.kPerSplit) - kBegin + kElems - 1) / kElems;
   auto load = [&](int stage, int kt) {
     loadTileA<T, AAccess>(stages + stage * kStageUnits, p, a, m0, kBegin + kt * kElems);
     loadTileB<T, BAccess>(stages + stage * kStageUnits + kAUnits, p, b, n0, kBegin + kt * kElems);

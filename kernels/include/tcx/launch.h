@@ -132,7 +132,7 @@ constexpr Access operandAccess(const i64 (&strides)[3], bool aligned16, int batc
   return Access::Strided;
 }
 
-enum class GemmKernel { SmallM, SmallMF32, Tiled };
+enum class GemmKernel { SmallM, SmallMF32, Tiled, WgmmaF32 };
 
 struct GemmPlan {
   GemmKernel kernel = GemmKernel::Tiled;
@@ -157,7 +157,9 @@ constexpr i64 smallMSharedBytes(int mTiles, int kChunk, Access b, ElemType type)
 // splitK == 0 picks it: the most splits whose blocks are all resident at once (smallMMinBlocks per
 // multiprocessor), so no tail wave streams with a few blocks; that measured best at 16 x 4096 x
 // 6144 on an H200 (kernels/README.md). Each split keeps at least one 32-row slice per warp.
-inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0) {
+// `wgmma`: the code is compiled for sm_90a, so float GEMMs whose A has k and B has n contiguous
+// take gemm_wgmma_f32 where K is at least kWgmmaMinK.
+inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0, bool wgmma = false) {
   using namespace detail;
   GemmPlan plan;
   plan.type = pr.type;
@@ -184,6 +186,24 @@ inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0) {
     plan.launch = launch1d(ceilDiv(pr.n, tileN), p.splitK, pr.batch, kSmallMF32Threads, 0);
     if (p.splitK > 1)
       plan.workspaceBytes = splitKWorkspaceBytes(tiles * p.splitK * pr.m * tileN);
+    return plan;
+  }
+  if (wgmma && pr.type == ElemType::F32 && pr.k >= kWgmmaMinK && plan.aAccess == Access::ColContiguous &&
+      plan.bAccess == Access::ColContiguous) {
+    // As gemm_tiled below, with one block a multiprocessor.
+    plan.kernel = GemmKernel::WgmmaF32;
+    const i64 tiles = ceilDiv(pr.n, kWgmmaN) * ceilDiv(pr.m, kWgmmaM) * pr.batch;
+    const i64 steps = ceilDiv(pr.k, kWgmmaKElems);
+    const i64 resident = smCount;
+    const i64 wanted =
+        splitsFor(splitK > 0 ? splitK : tiles < resident ? resident / tiles : waveSplits(tiles, resident), tiles);
+    const i64 splitSteps = stepsPerSplit(steps, wanted);
+    p.kPerSplit = static_cast<int>(splitSteps * kWgmmaKElems);
+    p.splitK = static_cast<int>(ceilDiv(steps, splitSteps));
+    plan.launch = launch1d(ceilDiv(pr.n, kWgmmaN), ceilDiv(pr.m, kWgmmaM), i64{pr.batch} * p.splitK, kWgmmaThreads,
+                           kWgmmaSharedBytes);
+    if (p.splitK > 1)
+      plan.workspaceBytes = splitKWorkspaceBytes(tiles * p.splitK * kWgmmaM * kWgmmaN);
     return plan;
   }
   if (pr.type == ElemType::F32 || pr.m > kSmallMMaxRows) {
@@ -226,8 +246,11 @@ inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0) {
   return plan;
 }
 
-// "T, MT, B" (small M), "M, B" (small M in fp32) or "T, A, B" (tiled), then the epilogue type.
+// "T, MT, B" (small M), "M, B" (small M in fp32) or "T, A, B" (tiled), then the epilogue type;
+// gemm_wgmma_f32 takes the epilogue type alone.
 inline std::string gemmTemplateArgs(const GemmPlan& plan, std::string_view epilogue) {
+  if (plan.kernel == GemmKernel::WgmmaF32)
+    return std::string(epilogue);
   if (plan.kernel == GemmKernel::SmallMF32)
     return std::to_string(plan.mTiles) + ", " + std::string(accessName(plan.bAccess)) + ", " + std::string(epilogue);
   std::string s(cudaTypeName(plan.type));

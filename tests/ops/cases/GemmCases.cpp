@@ -1,7 +1,8 @@
 // Gemm and MatMul on the library GEMMs: every transpose, alpha and beta, a
 // bias broadcast from a row, a column or a scalar, fp32 rows few enough for
 // gemm_small_m_f32 (both of its mappings of B) and too many (gemm_tiled's
-// 3xTF32, K split), 16-bit types on gemm_small_m and gemm_tiled,
+// 3xTF32, K split; gemm_wgmma_f32's on Hopper), 16-bit types on gemm_small_m
+// and gemm_tiled,
 // operands read through a virtual (transposed) view, and a shared weight
 // under batches that do not fold into rows.
 
@@ -56,6 +57,24 @@ OpCase sequenceFirstCase(DType dtype) {
           }};
 }
 
+// Float linear layers for Hopper's gemm_wgmma_f32 (A with k and B with n
+// contiguous, K at least kWgmmaMinK) at every edge of its tiles: 400 rows
+// (a ragged fourth tile of 128) by 76 columns by 300 (a ragged last stage
+// of 32), a bias in the epilogue; 130 x 130 x 520 over a weight sliced from
+// 136 columns (rows 16-byte aligned), so that the last float4 of B's rows
+// is partly outside, with K split to fill the multiprocessors.
+OpCase wgmmaCase() {
+  return {caseName("MatMul on wgmma", DType::F32), [] {
+            GraphBuilder b("wgmma");
+            Value* h = b.op("MatMul", {b.input("h", DType::F32, {2, 200, 300}), b.input("w", DType::F32, {300, 76})});
+            b.output(b.op("Add", {h, b.input("bias", DType::F32, {76})}));
+            Value* wide = b.input("w2", DType::F32, {520, 136});
+            Value* w2 = b.op("Slice", {wide, b.ints("starts", {0}), b.ints("ends", {130}), b.ints("axes", {1})});
+            b.output(b.op("MatMul", {b.input("x", DType::F32, {130, 520}), w2}));
+            return b.finish();
+          }};
+}
+
 } // namespace
 
 std::vector<OpCase> gemmCases() {
@@ -65,6 +84,7 @@ std::vector<OpCase> gemmCases() {
   for (DType dtype : {DType::F16, DType::BF16})
     for (int64_t m : {9, 100}) cases.push_back(gemmCase(dtype, m));
   for (DType dtype : {DType::F32, DType::BF16}) cases.push_back(sequenceFirstCase(dtype));
+  cases.push_back(wgmmaCase());
   return cases;
 }
 

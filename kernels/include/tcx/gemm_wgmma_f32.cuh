@@ -1,0 +1,172 @@
+#ifndef TCX_GEMM_WGMMA_F32_CUH
+#define TCX_GEMM_WGMMA_F32_CUH
+// gemm_wgmma_f32: C = A B in float on Hopper's warpgroup MMA, 3xTF32 as gemm_tiled (gemm_tiled.cuh
+// says why three products keep fp32's accuracy). gemm_tiled's mma.sync splits each operand in
+// every warp that reads it and waits on those conversions (about 40 TFLOP/s of a 107 ceiling on an
+// H200); here B is split once, as it is staged, and the tensor cores read both halves from shared
+// memory, so a stage costs each thread its A fragments' splits and one add per accumulator.
+//
+// A: k contiguous, 16-byte aligned rows (Access::ColContiguous); cp.async into the 128-byte
+// swizzle, read back by ldmatrix and split in registers (wgmma takes A from registers).
+// B: n contiguous, 16-byte aligned rows (Access::ColContiguous), as exports store a Linear's
+// weight; tf32 wgmma reads B only K-major, so the float4s of a stage are loaded into registers one
+// stage ahead, split, and stored transposed. Lane l takes K row l of the stage: the 32 lanes of a
+// store hit 32 distinct banks through the swizzle.
+//
+// Each stage's 12 products (4 K steps of 8, three products each) go into a fresh accumulator
+// that is then added to the block's on the CUDA cores, rounding to nearest: the tensor cores add
+// rounding toward zero (gemm_tiled does the same a K step at a time).
+//
+// Grid: (ceil(N / kWgmmaN), ceil(M / kWgmmaM), batch x splitK), kWgmmaThreads threads, dynamic
+// shared memory kWgmmaSharedBytes (planGemm in launch.h); split-K as gemm_tiled.
+
+#include "tcx/gemm_tiled.cuh"
+#include "tcx/wgmma.cuh"
+
+namespace tcx {
+namespace detail {
+
+static_assert(kWgmmaThreads == kTiledThreads && kWgmmaM == kTiledM && kWgmmaKElems == tiledKElems(4),
+              "gemm_wgmma_f32 stages A with gemm_tiled's loadKMajor");
+
+// The four float4s of B a thread stages: K row `lane` of the stage, columns 4 (warp + 8 i)...
+struct WgmmaBRegs {
+  float4 v[4];
+};
+
+__device__ __forceinline__ void loadWgmmaB(WgmmaBRegs& r, const GemmParams& p, const float* b, int n0, int k0) {
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, k = k0 + lane;
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    const int n = n0 + 4 * (warp + 8 * i);
+    const float* row = b + static_cast<i64>(k) * p.b.strideRow;
+    if (k < p.k && n + 3 < p.n) {
+      r.v[i] = __ldg(reinterpret_cast<const float4*>(row + n));
+    } else {
+      const bool inK = k < p.k;
+      r.v[i].x = inK && n < p.n ? row[n] : 0.0f;
+      r.v[i].y = inK && n + 1 < p.n ? row[n + 1] : 0.0f;
+      r.v[i].z = inK && n + 2 < p.n ? row[n + 2] : 0.0f;
+      r.v[i].w = inK && n + 3 < p.n ? row[n + 3] : 0.0f;
+    }
+  }
+}
+
+// Splits the staged B and stores both halves K-major: element (k, n) of the stage at byte
+// n * 128 + 16 ((k / 4) ^ (n % 8)) + 4 (k % 4) of its tile.
+__device__ __forceinline__ void storeWgmmaB(unsigned char* big, unsigned char* small, const WgmmaBRegs& r) {
+  const int k = threadIdx.x % 32, warp = threadIdx.x / 32;
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    const float x[4] = {r.v[i].x, r.v[i].y, r.v[i].z, r.v[i].w};
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const int n = 4 * (warp + 8 * i) + j;
+      const int offset = n * 128 + (((k >> 2) ^ (n & 7)) << 4) + (k & 3) * 4;
+      unsigned hi, lo;
+      splitTf32(__float_as_uint(x[j]), hi, lo);
+      *reinterpret_cast<unsigned*>(big + offset) = hi;
+      *reinterpret_cast<unsigned*>(small + offset) = lo;
+    }
+  }
+}
+
+} // namespace detail
+
+template <typename Epilogue>
+__device__ __forceinline__ void gemm_wgmma_f32_body(const GemmParams& p, const Epilogue& epilogue) {
+  using namespace detail;
+  unsigned char* raw = dynamicShared();
+  unsigned char* stages = raw + ((1024 - sharedAddress(raw) % 1024) % 1024);
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int group = warp / 4, warpInGroup = warp % 4; // warpgroup `group` computes rows 64 group..
+  const BlockTile tile = blockTile<kWgmmaM, kWgmmaN, kWgmmaKElems>(p);
+  const int batch = tile.batch, split = tile.split, m0 = tile.m0, n0 = tile.n0, kBegin = tile.kBegin;
+  const int kTiles = tile.kTiles;
+  const float* a = static_cast<const float*>(p.a.data) + batch * p.a.strideBatch;
+  const float* b = static_cast<const float*>(p.b.data) + batch * p.b.strideBatch;
+  auto tileA = [&](int stage) { return stages + stage * kWgmmaStageBytes; };
+  auto tileBBig = [&](int stage) { return tileA(stage) + kWgmmaTileBytes; };
+  auto tileBSmall = [&](int stage) { return tileA(stage) + 2 * kWgmmaTileBytes; };
+  auto loadA = [&](int stage, int kt) {
+    loadKMajor<float, kWgmmaM>(reinterpret_cast<unsigned short*>(tileA(stage)), a, p.a.strideRow, m0, p.m,
+                               kBegin + kt * kWgmmaKElems, p.k);
+  };
+
+  WgmmaBRegs staged;
+#pragma unroll
+  for (int s = 0; s < kWgmmaStages - 1; ++s) {
+    if (s < kTiles) {
+      loadA(s, s);
+      loadWgmmaB(staged, p, b, n0, kBegin + s * kWgmmaKElems);
+      storeWgmmaB(tileBBig(s), tileBSmall(s), staged);
+    }
+    cpAsyncCommit();
+  }
+  if (kWgmmaStages - 1 < kTiles)
+    loadWgmmaB(staged, p, b, n0, kBegin + (kWgmmaStages - 1) * kWgmmaKElems);
+
+  float acc[64] = {};
+  for (int kt = 0; kt < kTiles; ++kt) {
+    cpAsyncWait<kWgmmaStages - 2>();
+    fenceProxyAsync();
+    // Publishes stage kt (A by cp.async, B by the stores of step kt - 1) and frees the stage step
+    // kt - 1 read, whose products every warpgroup waited for before arriving here.
+    __syncthreads();
+    const int refill = kt + kWgmmaStages - 1;
+    if (refill < kTiles)
+      loadA(refill % kWgmmaStages, refill);
+    cpAsyncCommit();
+
+    const unsigned short* as = reinterpret_cast<const unsigned short*>(tileA(kt % kWgmmaStages));
+    unsigned aBig[4][4], aSmall[4][4];
+#pragma unroll
+    for (int ks = 0; ks < 4; ++ks) {
+      unsigned af[4];
+      ldmatrixX4(af, as + swizzle<kTiledKUnits>(group * 64 + warpInGroup * 16 + lane % 16, ks * 16 + lane / 16 * 8));
+#pragma unroll
+      for (int i = 0; i < 4; ++i) splitTf32(af[i], aBig[ks][i], aSmall[ks][i]);
+    }
+    const unsigned char* bBig = tileBBig(kt % kWgmmaStages);
+    const unsigned char* bSmall = tileBSmall(kt % kWgmmaStages);
+    float step[64];
+    wgmmaFence();
+#pragma unroll
+    for (int ks = 0; ks < 4; ++ks) {
+      wgmma64x128x8Tf32(step, aSmall[ks], wgmmaDescriptor(bBig + 32 * ks), ks > 0);
+      wgmma64x128x8Tf32(step, aBig[ks], wgmmaDescriptor(bSmall + 32 * ks), true);
+      wgmma64x128x8Tf32(step, aBig[ks], wgmmaDescriptor(bBig + 32 * ks), true);
+    }
+    wgmmaCommit();
+    // While the tensor cores run: the stage loaded last step goes to shared memory, the next one
+    // into registers.
+    if (refill < kTiles)
+      storeWgmmaB(tileBBig(refill % kWgmmaStages), tileBSmall(refill % kWgmmaStages), staged);
+    if (refill + 1 < kTiles)
+      loadWgmmaB(staged, p, b, n0, kBegin + (refill + 1) * kWgmmaKElems);
+    wgmmaWait<0>();
+#pragma unroll
+    for (int i = 0; i < 64; ++i) acc[i] += step[i];
+  }
+  cpAsyncWait<0>();
+
+  if (p.splitK > 1) {
+    const unsigned tile = (batch * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+    if (!splitKCombine<kWgmmaThreads, 64>(acc, p.workspace, tile, split, p.splitK))
+      return;
+  }
+  const int g = lane / 4, t = lane % 4;
+  const int mBase = m0 + group * 64 + warpInGroup * 16 + g;
+#pragma unroll
+  for (int j = 0; j < 16; ++j)
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      const int m = mBase + 8 * (e / 2), n = n0 + 8 * j + 2 * t + e % 2;
+      if (m < p.m && n < p.n)
+        epilogue(batch, m, n, acc[4 * j + e]);
+    }
+}
+
+} // namespace tcx
+
+#endif // TCX_GEMM_WGMMA_F32_CUH
