@@ -60,7 +60,10 @@ bool hasWgmma(const GpuInfo& info) { return info.ccMajor == 9 && info.ccMinor ==
 
 std::string GpuInfo::arch() const { return fmt::format("sm_{}{}{}", ccMajor, ccMinor, hasWgmma(*this) ? "a" : ""); }
 
-CodegenTarget GpuInfo::codegenTarget() const { return {.smCount = smCount, .wgmma = hasWgmma(*this)}; }
+CodegenTarget GpuInfo::codegenTarget() const {
+  if (!available) return {};
+  return {.smCount = smCount, .wgmma = hasWgmma(*this)};
+}
 
 std::string GpuInfo::describe() const {
   if (!available) return fmt::format("no CUDA device ({})", reason);

@@ -31,7 +31,8 @@ struct GpuInfo {
   // cubin runs on 9.0 devices only, as every cubin here is built for the
   // device it runs on), else "sm_XY".
   std::string arch() const;
-  // What codegen plans for on this device.
+  // What codegen plans for on this device; without one, codegen's default
+  // (an H100 or H200).
   CodegenTarget codegenTarget() const;
   // One line naming the device, its clocks, driver and runtime, for the
   // header of every measurement; "no CUDA device (<reason>)" without one.

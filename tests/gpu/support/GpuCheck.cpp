@@ -4,6 +4,7 @@
 #include "exec/Compare.h"
 #include "exec/RandomInputs.h"
 #include "exec/ReferenceExecutor.h"
+#include "profiler/GpuDevice.h"
 #include "profiler/GpuPlan.h"
 #include "target/GpuPreset.h"
 
@@ -15,7 +16,7 @@ void requireMatchesReference(const VtcSession& session, const ExecPlan& plan, ui
   auto inputs = randomInputs(session.graph(), seed);
   ExecutionResult ref = ReferenceExecutor(session.graph()).run(inputs);
   gpu::NvrtcCompiler compiler;
-  gpu::GpuPlan onGpu(plan, generateCuda(plan), compiler);
+  gpu::GpuPlan onGpu(plan, generateCuda(plan, gpu::gpuInfo().codegenTarget()), compiler);
   onGpu.setInputs(inputs);
   if (vendor != VendorPolicy::Never) {
     onGpu.chooseVendorCalls(vendor);
