@@ -7,7 +7,7 @@
 namespace tcx::backend {
 
 KernelExportSummary exportKernels(const ExecPlan& plan, const std::string& dir, const KernelExportOptions& options) {
-  const GeneratedPlan code = generateCuda(plan, {.smCount = options.smCount, .wgmma = options.arch == "sm_90a"});
+  const GeneratedPlan code = generateCuda(plan, codegenTargetFor(options.arch, options.smCount));
   std::vector<std::pair<std::string, std::string>> headers;
   for (const KernelHeader& h : kernelLibraryHeaders()) headers.emplace_back(h.name, h.source);
   const std::vector<ExportFile> files = cudaExportFiles(plan, code, headers, options.arch);

@@ -54,15 +54,17 @@ GpuInfo queryGpu() {
   return info;
 }
 
-bool hasWgmma(const GpuInfo& info) { return info.ccMajor == 9 && info.ccMinor == 0; }
-
 } // namespace
 
-std::string GpuInfo::arch() const { return fmt::format("sm_{}{}{}", ccMajor, ccMinor, hasWgmma(*this) ? "a" : ""); }
+// 9.0 compiles for sm_90a: its arch-specific features (wgmma) run on 9.0 devices only, and every
+// cubin here is built for the device it runs on.
+std::string GpuInfo::arch() const {
+  return fmt::format("sm_{}{}{}", ccMajor, ccMinor, ccMajor == 9 && ccMinor == 0 ? "a" : "");
+}
 
 CodegenTarget GpuInfo::codegenTarget() const {
   if (!available) return {};
-  return {.smCount = smCount, .wgmma = hasWgmma(*this)};
+  return codegenTargetFor(arch(), smCount);
 }
 
 std::string GpuInfo::describe() const {

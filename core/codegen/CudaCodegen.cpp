@@ -47,6 +47,10 @@ bool fitsInt(const ExecPlan& plan) {
 
 } // namespace
 
+CodegenTarget codegenTargetFor(std::string_view arch, int smCount) {
+  return {.smCount = smCount, .wgmma = arch == "sm_90a"};
+}
+
 GeneratedPlan generateCuda(const ExecPlan& plan, const CodegenTarget& target) {
   ModuleBuilder module(plan.buffers.size());
   for (size_t i = 0; i < plan.kernels.size(); ++i) {

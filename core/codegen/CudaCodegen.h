@@ -10,6 +10,8 @@
 #include "codegen/GeneratedPlan.h"
 #include "plan/ExecPlan.h"
 
+#include <string_view>
+
 namespace tcx {
 
 // The device the launch configurations are sized for.
@@ -19,6 +21,11 @@ struct CodegenTarget {
   // gemm_wgmma_f32 (planGemm in kernels/include/tcx/launch.h).
   bool wgmma = true;
 };
+
+// The target for code compiled for `arch` ("sm_90a", "sm_90", ...) on
+// `smCount` multiprocessors: wgmma only for sm_90a, Hopper's arch-specific
+// target (plain sm_90 and later architectures have no wgmma).
+CodegenTarget codegenTargetFor(std::string_view arch, int smCount);
 
 // Raises Unsupported naming the node when an op has no CUDA form.
 GeneratedPlan generateCuda(const ExecPlan& plan, const CodegenTarget& target = {});

@@ -54,6 +54,17 @@ fs::path tempDir() {
   return dir;
 }
 
+#ifdef TCX_NVCC
+// Configures and builds an exported project with nvcc; true when its tcx_plan was built.
+bool nvccBuilds(const fs::path& dir) {
+  const std::string build = "cmake -S " + dir.string() + " -B " + (dir / "build").string() +
+                            " -DCMAKE_CUDA_COMPILER=" TCX_NVCC " > /dev/null && cmake --build " +
+                            (dir / "build").string() + " > /dev/null";
+  INFO(build);
+  return std::system(build.c_str()) == 0 && fs::exists(dir / "build" / "tcx_plan");
+}
+#endif
+
 } // namespace
 
 TEST_CASE("tcx info --json reports ops and marks data movement", "[cli]") {
@@ -165,14 +176,30 @@ TEST_CASE("tcx export writes a CUDA project that nvcc builds", "[cli][export]") 
   CHECK(source.find("gemm_small_m_body") != std::string::npos);
   CHECK(source.find("decode_attention_partial_body") != std::string::npos);
 #ifdef TCX_NVCC
-  std::string build = "cmake -S " + dir.string() + " -B " + (dir / "build").string() +
-                      " -DCMAKE_CUDA_COMPILER=" TCX_NVCC " > /dev/null && cmake --build " + (dir / "build").string() +
-                      " > /dev/null";
-  INFO(build);
-  CHECK(std::system(build.c_str()) == 0);
-  CHECK(fs::exists(dir / "build" / "tcx_plan"));
+  CHECK(nvccBuilds(dir));
 #endif
   fs::remove_all(dir);
+}
+
+TEST_CASE("tcx export puts a real model's float GEMMs on wgmma for sm_90a only, and nvcc builds it", "[cli][export]") {
+  // ConvNeXt-T's MLP (K 384 and 1536) qualifies for gemm_wgmma_f32; --arch sm_90 keeps it on gemm_tiled.
+  const std::string model = std::string(TCX_SOURCE_DIR) + "/models/real/small/convnext_tiny.dynamo.onnx";
+  auto read = [](const fs::path& file) {
+    std::ifstream in(file);
+    return std::string((std::istreambuf_iterator<char>(in)), {});
+  };
+  const fs::path hopper = tempDir() / "export_sm90a", plain = tempDir() / "export_sm90";
+  REQUIRE(tcxRun("export --out " + hopper.string() + " " + model).exitCode == 0);
+  REQUIRE(tcxRun("export --arch sm_90 --out " + plain.string() + " " + model).exitCode == 0);
+  CHECK(read(hopper / "CMakeLists.txt").find("set(CMAKE_CUDA_ARCHITECTURES 90a)") != std::string::npos);
+  CHECK(read(plain / "CMakeLists.txt").find("set(CMAKE_CUDA_ARCHITECTURES 90)") != std::string::npos);
+  CHECK(read(hopper / "plan.cu").find("gemm_wgmma_f32_body<") != std::string::npos);
+  CHECK(read(plain / "plan.cu").find("gemm_wgmma_f32") == std::string::npos);
+#ifdef TCX_NVCC
+  CHECK(nvccBuilds(hopper));
+#endif
+  fs::remove_all(hopper);
+  fs::remove_all(plain);
 }
 
 TEST_CASE("the GPU commands without a GPU say so and exit unsupported", "[cli][gpu]") {

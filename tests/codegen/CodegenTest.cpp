@@ -404,7 +404,10 @@ TEST_CASE("a float linear layer runs on wgmma for sm_90a and on mma.sync otherwi
   CHECK(countOccurrences(hopper.source, "tcx::gemm_wgmma_f32_body<") == 1);
   CHECK(countOccurrences(hopper.source, "tcx::gemm_tiled_body<float, tcx::Access::ColContiguous, "
                                         "tcx::Access::RowContiguous,") == 1);
-  const GeneratedPlan other = generateCuda(s.optimizedPlan(), {.smCount = 132, .wgmma = false});
+  CHECK(codegenTargetFor("sm_90a", 114).smCount == 114);
+  CHECK(codegenTargetFor("sm_90a", 114).wgmma);
+  CHECK_FALSE(codegenTargetFor("sm_100a", 148).wgmma); // wgmma is Hopper's alone
+  const GeneratedPlan other = generateCuda(s.optimizedPlan(), codegenTargetFor("sm_90", 132));
   CHECK(countOccurrences(other.source, "gemm_wgmma_f32") == 0);
   CHECK(countOccurrences(other.source, "tcx::gemm_tiled_body<float,") == 2);
   // 256 x 3072: 2 x 24 tiles of 128 x 128, one block a multiprocessor, so K (768) splits in 2 to

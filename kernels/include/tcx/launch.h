@@ -147,6 +147,39 @@ struct GemmPlan {
 
 inline constexpr int kSmallMMaxRows = 64;
 
+namespace detail {
+
+// The block shape of a kernel that computes whole output tiles (gemm_tiled, gemm_wgmma_f32).
+struct OutputTiles {
+  int m, n;        // a tile's rows and columns
+  int kElems;      // K a step
+  int blocksPerSm; // resident blocks a multiprocessor
+  int threads;
+  int sharedBytes;
+};
+
+// The grid, K split and workspace of `plan` for blocks of `shape`. K splits when the tiles alone
+// leave multiprocessors idle (ViT's 197 x 768 outputs are 12 tiles), up to the resident blocks,
+// each split at least two K steps; with more tiles than that, when their last wave would leave
+// most of them idle (waveSplits). splitK > 0 forces the splits.
+inline void planOutputTiles(GemmPlan& plan, const GemmProblem& pr, int smCount, int splitK, const OutputTiles& shape) {
+  GemmParams& p = plan.params;
+  const i64 tiles = ceilDiv(pr.n, shape.n) * ceilDiv(pr.m, shape.m) * pr.batch;
+  const i64 steps = ceilDiv(pr.k, shape.kElems);
+  const i64 resident = i64{shape.blocksPerSm} * smCount;
+  const i64 wanted =
+      splitsFor(splitK > 0 ? splitK : tiles < resident ? resident / tiles : waveSplits(tiles, resident), tiles);
+  const i64 splitSteps = stepsPerSplit(steps, wanted);
+  p.kPerSplit = static_cast<int>(splitSteps * shape.kElems);
+  p.splitK = static_cast<int>(ceilDiv(steps, splitSteps));
+  plan.launch = launch1d(ceilDiv(pr.n, shape.n), ceilDiv(pr.m, shape.m), i64{pr.batch} * p.splitK, shape.threads,
+                         shape.sharedBytes);
+  if (p.splitK > 1)
+    plan.workspaceBytes = splitKWorkspaceBytes(tiles * p.splitK * shape.m * shape.n);
+}
+
+} // namespace detail
+
 // gemm_small_m's dynamic shared memory: staged A, or the warps' reduction scratch and the tile.
 constexpr i64 smallMSharedBytes(int mTiles, int kChunk, Access b, ElemType type) {
   const i64 staged = i64{8} * mTiles * (kChunk + smallMAPadding(b)) * elemBytes(type);
@@ -190,39 +223,16 @@ inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0, boo
   }
   if (wgmma && pr.type == ElemType::F32 && pr.k >= kWgmmaMinK && plan.aAccess == Access::ColContiguous &&
       plan.bAccess == Access::ColContiguous) {
-    // As gemm_tiled below, with one block a multiprocessor.
     plan.kernel = GemmKernel::WgmmaF32;
-    const i64 tiles = ceilDiv(pr.n, kWgmmaN) * ceilDiv(pr.m, kWgmmaM) * pr.batch;
-    const i64 steps = ceilDiv(pr.k, kWgmmaKElems);
-    const i64 resident = smCount;
-    const i64 wanted =
-        splitsFor(splitK > 0 ? splitK : tiles < resident ? resident / tiles : waveSplits(tiles, resident), tiles);
-    const i64 splitSteps = stepsPerSplit(steps, wanted);
-    p.kPerSplit = static_cast<int>(splitSteps * kWgmmaKElems);
-    p.splitK = static_cast<int>(ceilDiv(steps, splitSteps));
-    plan.launch = launch1d(ceilDiv(pr.n, kWgmmaN), ceilDiv(pr.m, kWgmmaM), i64{pr.batch} * p.splitK, kWgmmaThreads,
-                           kWgmmaSharedBytes);
-    if (p.splitK > 1)
-      plan.workspaceBytes = splitKWorkspaceBytes(tiles * p.splitK * kWgmmaM * kWgmmaN);
+    planOutputTiles(plan, pr, smCount, splitK,
+                    {kWgmmaM, kWgmmaN, kWgmmaKElems, 1, kWgmmaThreads, kWgmmaSharedBytes});
     return plan;
   }
   if (pr.type == ElemType::F32 || pr.m > kSmallMMaxRows) {
-    // Split K when the tiles alone leave multiprocessors idle (ViT's 197 x 768 outputs are 12
-    // tiles): up to kTiledMinBlocks blocks a multiprocessor, each split at least two K steps; with
-    // more tiles than that, when their last wave would leave most of them idle (waveSplits).
     plan.kernel = GemmKernel::Tiled;
-    const i64 tiles = ceilDiv(pr.n, kTiledN) * ceilDiv(pr.m, kTiledM) * pr.batch;
-    const i64 steps = ceilDiv(pr.k, tiledKElems(elemBytes(pr.type)));
-    const i64 resident = i64{kTiledMinBlocks} * smCount;
-    const i64 wanted =
-        splitsFor(splitK > 0 ? splitK : tiles < resident ? resident / tiles : waveSplits(tiles, resident), tiles);
-    const i64 splitSteps = stepsPerSplit(steps, wanted);
-    p.kPerSplit = static_cast<int>(splitSteps * tiledKElems(elemBytes(pr.type)));
-    p.splitK = static_cast<int>(ceilDiv(steps, splitSteps));
-    plan.launch = launch1d(ceilDiv(pr.n, kTiledN), ceilDiv(pr.m, kTiledM), i64{pr.batch} * p.splitK, kTiledThreads,
-                           tiledSharedBytes(elemBytes(pr.type)));
-    if (p.splitK > 1)
-      plan.workspaceBytes = splitKWorkspaceBytes(tiles * p.splitK * kTiledM * kTiledN);
+    planOutputTiles(plan, pr, smCount, splitK,
+                    {kTiledM, kTiledN, tiledKElems(elemBytes(pr.type)), kTiledMinBlocks, kTiledThreads,
+                     tiledSharedBytes(elemBytes(pr.type))});
     return plan;
   }
 
