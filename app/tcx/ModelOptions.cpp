@@ -40,8 +40,8 @@ void ModelOptions::printPassTimings(const PassTimings& timings) const {
   if (!timePasses) return;
   fmt::print(stderr, "pass timings (wall):\n");
   for (const PassTiming& t : timings.entries())
-    fmt::print(stderr, "  {:<14} {:<24} {:>10.3f} ms\n", t.pipeline, t.pass, t.seconds * 1e3);
-  fmt::print(stderr, "  {:<39} {:>10.3f} ms\n", "total", timings.totalSeconds() * 1e3);
+    fmt::print(stderr, "  {:<14} {:<28} {:>10.3f} ms\n", t.pipeline, t.pass, t.seconds * 1e3);
+  fmt::print(stderr, "  {:<43} {:>10.3f} ms\n", "total", timings.totalSeconds() * 1e3);
 }
 
 } // namespace tcx::cli

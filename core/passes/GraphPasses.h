@@ -9,7 +9,8 @@
 
 namespace tcx {
 
-// "canonicalize": infer-and-fold, dead-code-elimination.
+// "canonicalize": infer-and-fold, elementwise-out-of-reshapes (and
+// infer-and-fold again where it rewrote), dead-code-elimination.
 PassPipeline<Graph> graphCleanupPipeline(const FoldOptions& options = {});
 
 } // namespace tcx

@@ -115,6 +115,10 @@ TEST_CASE("the attention cases run on the kernels they exercise", "[codegen][ops
     CHECK(sourceOf[grouped].find("tcx::attention_f32_body<" + std::to_string(d) + ", false>") != std::string::npos);
     CHECK(sourceOf[grouped].find("p.kvHeads = 2;") != std::string::npos); // the Expand read as a group
   }
+  // Swin's mask, moved out of its reshapes at import, read at window bi % 4.
+  const std::string shifted = "attention over shifted windows f32";
+  CHECK(kernelsOf[shifted] == "fp32;");
+  CHECK(sourceOf[shifted].find("(x0 % 4)") != std::string::npos);
   CHECK(kernelsOf["attention staged on GEMMs f32"].empty());
   CHECK(kernelsOf["attention staged on GEMMs bf16"].empty());
 }

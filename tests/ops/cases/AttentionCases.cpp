@@ -1,11 +1,14 @@
 // Scaled dot-product attention as exports write it, which the fusion pass
 // makes one attention kernel: on the fp32 kernel (attention_f32.cuh) with K
 // stored transposed and with K's head dim contiguous, K and V copied by 16
-// and by 4 bytes, masks, PyTorch's safe softmax and grouped KV heads; on the
+// and by 4 bytes, masks (Swin's through reshapes too), PyTorch's safe softmax
+// and grouped KV heads; on the
 // 16-bit split-K kernel with the same masks; and on the library GEMMs where
 // neither kernel takes the head dim.
 
 #include "CaseSupport.h"
+
+#include "passes/GraphPasses.h"
 
 #include <limits>
 
@@ -89,6 +92,31 @@ OpCase slicedAttentionCase(DType dtype) {
           }};
 }
 
+// Swin's shifted-window attention as its export writes it, imported: the
+// scores of 2 images x 4 windows are viewed per image to add the windows'
+// mask and viewed back for the softmax. Import's cleanup moves the mask's
+// Add out of the reshapes (passes/ElementwiseOutOfReshapes.h), so that the
+// fp32 kernel's score op reads the mask at window bi % 4 through the
+// Expand's mapping function. The mask is an input, so that the Expand stays
+// a view rather than folding into a constant.
+OpCase shiftedWindowAttentionCase() {
+  return {caseName("attention over shifted windows", DType::F32), [] {
+            GraphBuilder b("shifted_window_attention");
+            const DType f32 = DType::F32;
+            Value* q = b.input("q", f32, {8, 3, 49, 32});
+            Value* kt = b.op("Transpose", {b.input("k", f32, {8, 3, 49, 32})}, attrs({{"perm", Ints{0, 1, 3, 2}}}));
+            Value* scores = b.op("Add", {b.op("MatMul", {q, kt}), b.input("bias", f32, {3, 49, 49})});
+            Value* perImage = b.op("Reshape", {scores, b.ints("per_image", {2, 4, 3, 49, 49})});
+            Value* masked = b.op("Add", {perImage, b.input("mask", f32, {1, 4, 1, 49, 49})});
+            Value* perWindow = b.op("Reshape", {masked, b.ints("per_window", {8, 3, 49, 49})});
+            Value* probs = b.op("Softmax", {perWindow}, attrs({{"axis", int64_t{-1}}}));
+            b.output(b.op("MatMul", {probs, b.input("v", f32, {8, 3, 49, 32})}));
+            Graph g = b.finish();
+            graphCleanupPipeline().run(g);
+            return g;
+          }};
+}
+
 // A head dim of 20 neither kernel takes: both MatMuls stage on the library
 // GEMMs, the scores and probabilities in scratch.
 OpCase stagedAttentionCase(DType dtype) {
@@ -109,7 +137,8 @@ std::vector<OpCase> attentionCases() {
   return {maskedAttentionCase(DType::F32, 32, 45, true),   maskedAttentionCase(DType::F32, 32, 48, true),
           maskedAttentionCase(DType::BF16, 64, 45, false), groupedAttentionCase(DType::F32, 128),
           groupedAttentionCase(DType::F32, 64),            slicedAttentionCase(DType::F32),
-          stagedAttentionCase(DType::F32),                 stagedAttentionCase(DType::BF16)};
+          stagedAttentionCase(DType::F32),                 stagedAttentionCase(DType::BF16),
+          shiftedWindowAttentionCase()};
 }
 
 } // namespace tcx::test
