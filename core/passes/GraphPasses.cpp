@@ -3,6 +3,7 @@
 #include "ops/Verifier.h"
 #include "passes/DeadCodeElimination.h"
 #include "passes/ElementwiseOutOfReshapes.h"
+#include "passes/ScalesOutOfMatMuls.h"
 
 namespace tcx {
 
@@ -13,6 +14,9 @@ PassPipeline<Graph> graphCleanupPipeline(const FoldOptions& options) {
   // walk below.
   pipeline.add("elementwise-out-of-reshapes", [options](Graph& g) {
     if (moveElementwiseOutOfReshapes(g)) inferAndFold(g, options);
+  });
+  pipeline.add("scales-out-of-matmuls", [options](Graph& g) {
+    if (moveScalesOutOfMatMuls(g)) inferAndFold(g, options);
   });
   pipeline.add("dead-code-elimination", [](Graph& g) { eliminateDeadCode(g); });
   return pipeline;

@@ -119,6 +119,11 @@ TEST_CASE("the attention cases run on the kernels they exercise", "[codegen][ops
   const std::string shifted = "attention over shifted windows f32";
   CHECK(kernelsOf[shifted] == "fp32;");
   CHECK(sourceOf[shifted].find("(x0 % 4)") != std::string::npos);
+  // ViT's two scales, moved from Q and K^T to the scores at import: no kernel writes a scaled copy.
+  const std::string scaled = "attention over scaled Q and K^T f32";
+  CHECK(kernelsOf[scaled] == "fp32;");
+  CHECK(sourceOf[scaled].find("const float e2 = tcx::roundTo<float>(tcx::op::Mul(e1,") != std::string::npos);
+  CHECK(test::countOccurrences(sourceOf[scaled], "__global__") == 1);
   CHECK(kernelsOf["attention staged on GEMMs f32"].empty());
   CHECK(kernelsOf["attention staged on GEMMs bf16"].empty());
 }

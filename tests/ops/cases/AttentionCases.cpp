@@ -117,6 +117,26 @@ OpCase shiftedWindowAttentionCase() {
           }};
 }
 
+// ViT-B/16's attention as its export writes it, imported: Q and K^T each
+// scaled by a one-element input (the export's weights and scale are graph
+// inputs) before the product. Import's cleanup moves both scales to the
+// scores (passes/ScalesOutOfMatMuls.h), so the fp32 kernel reads Q and K as
+// they are and multiplies the scores twice.
+OpCase scaledOperandsAttentionCase() {
+  return {caseName("attention over scaled Q and K^T", DType::F32), [] {
+            GraphBuilder b("scaled_operands_attention");
+            const DType f32 = DType::F32;
+            Value* s = b.input("s", f32, {1});
+            Value* q = b.op("Mul", {b.input("q", f32, {2, 3, 40, 64}), s});
+            Value* k = b.op("Transpose", {b.input("k", f32, {2, 3, 40, 64})}, attrs({{"perm", Ints{0, 1, 3, 2}}}));
+            Value* probs = b.op("Softmax", {b.op("MatMul", {q, b.op("Mul", {k, s})})}, attrs({{"axis", int64_t{-1}}}));
+            b.output(b.op("MatMul", {probs, b.input("v", f32, {2, 3, 40, 64})}));
+            Graph g = b.finish();
+            graphCleanupPipeline().run(g);
+            return g;
+          }};
+}
+
 // A head dim of 20 neither kernel takes: both MatMuls stage on the library
 // GEMMs, the scores and probabilities in scratch.
 OpCase stagedAttentionCase(DType dtype) {
@@ -138,7 +158,7 @@ std::vector<OpCase> attentionCases() {
           maskedAttentionCase(DType::BF16, 64, 45, false), groupedAttentionCase(DType::F32, 128),
           groupedAttentionCase(DType::F32, 64),            slicedAttentionCase(DType::F32),
           stagedAttentionCase(DType::F32),                 stagedAttentionCase(DType::BF16),
-          shiftedWindowAttentionCase()};
+          shiftedWindowAttentionCase(),                    scaledOperandsAttentionCase()};
 }
 
 } // namespace tcx::test
