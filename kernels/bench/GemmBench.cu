@@ -31,16 +31,19 @@ __global__ void __launch_bounds__(tcx::kTiledThreads, tcx::kTiledMinBlocks) tile
   tcx::gemm_tiled_body<T, A, B>(p, e);
 }
 
-template <typename E>
+template <tcx::Access B, typename E>
 __global__ void __launch_bounds__(tcx::kWgmmaThreads, 1) wgmmaKernel(tcx::GemmParams p, E e) {
-  tcx::gemm_wgmma_f32_body(p, e);
+  tcx::gemm_wgmma_f32_body<B>(p, e);
 }
 
 template <typename T>
 void launchGemm(const tcx::GemmPlan& plan, const tcx::GemmParams& p, StoreC e) {
   if constexpr (std::is_same_v<T, float>)
     if (plan.kernel == tcx::GemmKernel::WgmmaF32) {
-      launch(wgmmaKernel<StoreC>, plan.launch, p, e);
+      if (plan.bAccess == tcx::Access::ColContiguous)
+        launch(wgmmaKernel<tcx::Access::ColContiguous, StoreC>, plan.launch, p, e);
+      else
+        launch(wgmmaKernel<tcx::Access::RowContiguous, StoreC>, plan.launch, p, e);
       return;
     }
   if (plan.kernel == tcx::GemmKernel::Tiled) {

@@ -128,9 +128,19 @@ TEST_CASE("the attention cases run on the kernels they exercise", "[codegen][ops
   CHECK(kernelsOf["attention staged on GEMMs bf16"].empty());
 }
 
-TEST_CASE("the wgmma case runs its float GEMMs on gemm_wgmma_f32", "[codegen][ops]") {
-  // compute_op_gpu_test checks it on a GPU; it tests gemm_wgmma_f32 only if it reaches it. The
-  // optimised plan reads the sliced weight in place (rows of 136 floats); the baseline copies it
+TEST_CASE("the wgmma cases run their float GEMMs on gemm_wgmma_f32", "[codegen][ops]") {
+  // compute_op_gpu_test checks them on a GPU; they test gemm_wgmma_f32 only if they reach it. The
+  // classifier-like Gemm (transB) reads its weight with k contiguous.
+  int transposedWeights = 0;
+  for (const test::OpCase& c : test::computeOpCases()) {
+    if (c.name != "Gemm_m200 f32") continue;
+    VtcSession s(c.build(), defaultGpuPreset());
+    s.select(EdgeConstraintSpecs{});
+    const GeneratedPlan code = generateCuda(s.optimizedPlan());
+    transposedWeights += test::countOccurrences(code.source, "tcx::gemm_wgmma_f32_body<tcx::Access::RowContiguous,");
+  }
+  CHECK(transposedWeights == 1);
+  // The optimised plan reads the sliced weight in place (rows of 136 floats); the baseline copies it
   // into rows of 130, which wgmma's float4s cannot take.
   for (const test::OpCase& c : test::computeOpCases()) {
     if (c.name != "MatMul on wgmma f32") continue;

@@ -136,11 +136,11 @@ TEST_CASE("large M and float take gemm_tiled, K split until the tiles fill the G
   CHECK(wide.workspaceBytes == 0);
 }
 
-TEST_CASE("float GEMMs with A's k and B's n contiguous take wgmma where the code is for sm_90a", "[kernels][launch]") {
+TEST_CASE("float GEMMs with A's k and B's n or k contiguous take wgmma where the code is for sm_90a", "[kernels][launch]") {
   const GemmProblem fc1 = rowMajor(6304, 3072, 768, ElemType::F32);
   const GemmPlan hopper = planGemm(fc1, 132, 0, true);
   REQUIRE(hopper.kernel == GemmKernel::WgmmaF32);
-  CHECK(gemmTemplateArgs(hopper, "E") == "E");
+  CHECK(gemmTemplateArgs(hopper, "E") == "tcx::Access::ColContiguous, E");
   CHECK(hopper.launch.block[0] == static_cast<unsigned>(kWgmmaThreads));
   CHECK(hopper.launch.sharedBytes == static_cast<unsigned>(kWgmmaSharedBytes));
   INFO("1200 tiles over 132 multiprocessors, one block each: 9.1 waves, no split");
@@ -157,10 +157,17 @@ TEST_CASE("float GEMMs with A's k and B's n contiguous take wgmma where the code
   CHECK(i64{few.params.splitK} * few.params.kPerSplit >= 3072);
   CHECK(few.workspaceBytes == kSplitKCounterBytes + std::size_t{12} * 11 * kWgmmaM * kWgmmaN * 4);
 
-  INFO("B with k contiguous, a row stride wgmma's float4s cannot take, 16-bit or M within gemm_small_m_f32's: not wgmma");
+  INFO("B with k contiguous (a weight read transposed) too");
   GemmProblem kContiguous = fc1;
   kContiguous.bStrides[1] = 1, kContiguous.bStrides[2] = 768;
-  CHECK(planGemm(kContiguous, 132, 0, true).kernel == GemmKernel::Tiled);
+  const GemmPlan transposed = planGemm(kContiguous, 132, 0, true);
+  CHECK(transposed.kernel == GemmKernel::WgmmaF32);
+  CHECK(gemmTemplateArgs(transposed, "E") == "tcx::Access::RowContiguous, E");
+
+  INFO("B strided, a row stride wgmma's float4s cannot take, 16-bit or M within gemm_small_m_f32's: not wgmma");
+  GemmProblem everyOther = fc1;
+  everyOther.bStrides[2] = 2;
+  CHECK(planGemm(everyOther, 132, 0, true).kernel == GemmKernel::Tiled);
   CHECK(planGemm(rowMajor(6304, 3071, 768, ElemType::F32), 132, 0, true).kernel == GemmKernel::Tiled);
   CHECK(planGemm(rowMajor(6304, 3072, 768), 132, 0, true).kernel == GemmKernel::Tiled);
   CHECK(planGemm(rowMajor(16, 3072, 768, ElemType::F32), 132, 0, true).kernel == GemmKernel::SmallMF32);

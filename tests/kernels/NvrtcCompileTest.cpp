@@ -94,7 +94,10 @@ tiled_float(tcx::GemmParams p, Epilogue e) {
 }
 
 extern "C" __global__ void __launch_bounds__(tcx::kWgmmaThreads, 1)
-wgmma_float(tcx::GemmParams p, Epilogue e) { tcx::gemm_wgmma_f32_body(p, e); }
+wgmma_float(tcx::GemmParams p, Epilogue e) { tcx::gemm_wgmma_f32_body<tcx::Access::ColContiguous>(p, e); }
+
+extern "C" __global__ void __launch_bounds__(tcx::kWgmmaThreads, 1)
+wgmma_float_k(tcx::GemmParams p, Epilogue e) { tcx::gemm_wgmma_f32_body<tcx::Access::RowContiguous>(p, e); }
 )");
 }
 

@@ -8,10 +8,10 @@
 //
 // A: k contiguous, 16-byte aligned rows (Access::ColContiguous); cp.async into the 128-byte
 // swizzle, read back by ldmatrix and split in registers (wgmma takes A from registers).
-// B: n contiguous, 16-byte aligned rows (Access::ColContiguous), as exports store a Linear's
-// weight; tf32 wgmma reads B only K-major, so the float4s of a stage are loaded into registers one
-// stage ahead, split, and stored transposed. Lane l takes K row l of the stage: the 32 lanes of a
-// store hit 32 distinct banks through the swizzle.
+// B: n contiguous (Access::ColContiguous), as exports store a Linear's weight, or k contiguous
+// (Access::RowContiguous, a weight read transposed), 16-byte aligned rows. The float4s of a stage
+// are loaded into registers one stage ahead, split, and stored K-major (tf32 wgmma reads B no
+// other way): transposed from n-contiguous rows, as they are from k-contiguous ones.
 //
 // Each stage's 12 products (4 K steps of 8, three products each) go into a fresh accumulator
 // that is then added to the block's on the CUDA cores, rounding to nearest: the tensor cores add
@@ -29,51 +29,69 @@ namespace detail {
 static_assert(kWgmmaThreads == kTiledThreads && kWgmmaM == kTiledM && kWgmmaKElems == tiledKElems(4),
               "gemm_wgmma_f32 stages A with gemm_tiled's loadKMajor");
 
-// The four float4s of B a thread stages: K row `lane` of the stage, columns 4 (warp + 8 i)...
+// The four float4s of B a thread stages, each 4 elements along B's contiguous dimension: with n
+// contiguous, K row `lane` of the stage at columns 4 (warp + 8 i)...; with k contiguous, column
+// threadIdx.x / 8 + 32 i at K 4 (threadIdx.x % 8)... of the stage.
 struct WgmmaBRegs {
   float4 v[4];
 };
 
+// The 4 elements from (row, col) along a row of `base` (rows `rowStride` apart, 16-byte aligned),
+// zero outside rows x cols.
+__device__ __forceinline__ float4 loadFloat4(const float* base, i64 rowStride, int row, int col, int rows, int cols) {
+  const float* at = base + static_cast<i64>(row) * rowStride + col;
+  if (row < rows && col + 3 < cols)
+    return __ldg(reinterpret_cast<const float4*>(at));
+  const bool inside = row < rows;
+  return make_float4(inside && col < cols ? at[0] : 0.0f, inside && col + 1 < cols ? at[1] : 0.0f,
+                     inside && col + 2 < cols ? at[2] : 0.0f, inside && col + 3 < cols ? at[3] : 0.0f);
+}
+
+template <Access BAccess>
 __device__ __forceinline__ void loadWgmmaB(WgmmaBRegs& r, const GemmParams& p, const float* b, int n0, int k0) {
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, k = k0 + lane;
+  static_assert(BAccess == Access::ColContiguous || BAccess == Access::RowContiguous, "B n- or k-contiguous");
 #pragma unroll
   for (int i = 0; i < 4; ++i) {
-    const int n = n0 + 4 * (warp + 8 * i);
-    const float* row = b + static_cast<i64>(k) * p.b.strideRow;
-    if (k < p.k && n + 3 < p.n) {
-      r.v[i] = __ldg(reinterpret_cast<const float4*>(row + n));
-    } else {
-      const bool inK = k < p.k;
-      r.v[i].x = inK && n < p.n ? row[n] : 0.0f;
-      r.v[i].y = inK && n + 1 < p.n ? row[n + 1] : 0.0f;
-      r.v[i].z = inK && n + 2 < p.n ? row[n + 2] : 0.0f;
-      r.v[i].w = inK && n + 3 < p.n ? row[n + 3] : 0.0f;
-    }
+    if constexpr (BAccess == Access::ColContiguous)
+      r.v[i] = loadFloat4(b, p.b.strideRow, k0 + threadIdx.x % 32, n0 + 4 * (threadIdx.x / 32 + 8 * i), p.k, p.n);
+    else
+      r.v[i] = loadFloat4(b, p.b.strideCol, n0 + threadIdx.x / 8 + 32 * i, k0 + 4 * (threadIdx.x % 8), p.n, p.k);
   }
 }
 
 // Splits the staged B and stores both halves K-major: element (k, n) of the stage at byte
-// n * 128 + 16 ((k / 4) ^ (n % 8)) + 4 (k % 4) of its tile.
+// n * 128 + 16 ((k / 4) ^ (n % 8)) + 4 (k % 4) of its tile. With n contiguous a float4 goes to four
+// rows (the 32 lanes of a store, 32 values of k, hit 32 distinct banks); with k contiguous it is
+// one 16-byte chunk of a row (a quarter warp's 8 chunks fill the row's 128 bytes).
+template <Access BAccess>
 __device__ __forceinline__ void storeWgmmaB(unsigned char* big, unsigned char* small, const WgmmaBRegs& r) {
-  const int k = threadIdx.x % 32, warp = threadIdx.x / 32;
 #pragma unroll
   for (int i = 0; i < 4; ++i) {
-    const float x[4] = {r.v[i].x, r.v[i].y, r.v[i].z, r.v[i].w};
+    unsigned x[4] = {__float_as_uint(r.v[i].x), __float_as_uint(r.v[i].y), __float_as_uint(r.v[i].z),
+                     __float_as_uint(r.v[i].w)};
+    unsigned hi[4], lo[4];
 #pragma unroll
-    for (int j = 0; j < 4; ++j) {
-      const int n = 4 * (warp + 8 * i) + j;
-      const int offset = n * 128 + (((k >> 2) ^ (n & 7)) << 4) + (k & 3) * 4;
-      unsigned hi, lo;
-      splitTf32(__float_as_uint(x[j]), hi, lo);
-      *reinterpret_cast<unsigned*>(big + offset) = hi;
-      *reinterpret_cast<unsigned*>(small + offset) = lo;
+    for (int j = 0; j < 4; ++j) splitTf32(x[j], hi[j], lo[j]);
+    if constexpr (BAccess == Access::ColContiguous) {
+      const int k = threadIdx.x % 32;
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const int n = 4 * (threadIdx.x / 32 + 8 * i) + j;
+        const int offset = n * 128 + (((k >> 2) ^ (n & 7)) << 4) + (k & 3) * 4;
+        *reinterpret_cast<unsigned*>(big + offset) = hi[j];
+        *reinterpret_cast<unsigned*>(small + offset) = lo[j];
+      }
+    } else {
+      const int n = threadIdx.x / 8 + 32 * i, offset = n * 128 + (((threadIdx.x % 8) ^ (n & 7)) << 4);
+      *reinterpret_cast<uint4*>(big + offset) = make_uint4(hi[0], hi[1], hi[2], hi[3]);
+      *reinterpret_cast<uint4*>(small + offset) = make_uint4(lo[0], lo[1], lo[2], lo[3]);
     }
   }
 }
 
 } // namespace detail
 
-template <typename Epilogue>
+template <Access BAccess, typename Epilogue>
 __device__ __forceinline__ void gemm_wgmma_f32_body(const GemmParams& p, const Epilogue& epilogue) {
   using namespace detail;
   unsigned char* raw = dynamicShared();
@@ -98,13 +116,13 @@ __device__ __forceinline__ void gemm_wgmma_f32_body(const GemmParams& p, const E
   for (int s = 0; s < kWgmmaStages - 1; ++s) {
     if (s < kTiles) {
       loadA(s, s);
-      loadWgmmaB(staged, p, b, n0, kBegin + s * kWgmmaKElems);
-      storeWgmmaB(tileBBig(s), tileBSmall(s), staged);
+      loadWgmmaB<BAccess>(staged, p, b, n0, kBegin + s * kWgmmaKElems);
+      storeWgmmaB<BAccess>(tileBBig(s), tileBSmall(s), staged);
     }
     cpAsyncCommit();
   }
   if (kWgmmaStages - 1 < kTiles)
-    loadWgmmaB(staged, p, b, n0, kBegin + (kWgmmaStages - 1) * kWgmmaKElems);
+    loadWgmmaB<BAccess>(staged, p, b, n0, kBegin + (kWgmmaStages - 1) * kWgmmaKElems);
 
   float acc[64] = {};
   for (int kt = 0; kt < kTiles; ++kt) {
@@ -141,9 +159,9 @@ __device__ __forceinline__ void gemm_wgmma_f32_body(const GemmParams& p, const E
     // While the tensor cores run: the stage loaded last step goes to shared memory, the next one
     // into registers.
     if (refill < kTiles)
-      storeWgmmaB(tileBBig(refill % kWgmmaStages), tileBSmall(refill % kWgmmaStages), staged);
+      storeWgmmaB<BAccess>(tileBBig(refill % kWgmmaStages), tileBSmall(refill % kWgmmaStages), staged);
     if (refill + 1 < kTiles)
-      loadWgmmaB(staged, p, b, n0, kBegin + (refill + 1) * kWgmmaKElems);
+      loadWgmmaB<BAccess>(staged, p, b, n0, kBegin + (refill + 1) * kWgmmaKElems);
     wgmmaWait<0>();
 #pragma unroll
     for (int i = 0; i < 64; ++i) acc[i] += step[i];

@@ -190,7 +190,7 @@ constexpr i64 smallMSharedBytes(int mTiles, int kChunk, Access b, ElemType type)
 // splitK == 0 picks it: the most splits whose blocks are all resident at once (smallMMinBlocks per
 // multiprocessor), so no tail wave streams with a few blocks; that measured best at 16 x 4096 x
 // 6144 on an H200 (kernels/README.md). Each split keeps at least one 32-row slice per warp.
-// `wgmma`: the code is compiled for sm_90a, so float GEMMs whose A has k and B has n contiguous
+// `wgmma`: the code is compiled for sm_90a, so float GEMMs whose A has k contiguous and B n or k
 // take gemm_wgmma_f32 where K is at least kWgmmaMinK.
 inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0, bool wgmma = false) {
   using namespace detail;
@@ -222,7 +222,7 @@ inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0, boo
     return plan;
   }
   if (wgmma && pr.type == ElemType::F32 && pr.k >= kWgmmaMinK && plan.aAccess == Access::ColContiguous &&
-      plan.bAccess == Access::ColContiguous) {
+      plan.bAccess != Access::Strided) {
     plan.kernel = GemmKernel::WgmmaF32;
     planOutputTiles(plan, pr, smCount, splitK,
                     {kWgmmaM, kWgmmaN, kWgmmaKElems, 1, kWgmmaThreads, kWgmmaSharedBytes});
@@ -256,11 +256,11 @@ inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0, boo
   return plan;
 }
 
-// "T, MT, B" (small M), "M, B" (small M in fp32) or "T, A, B" (tiled), then the epilogue type;
-// gemm_wgmma_f32 takes the epilogue type alone.
+// "T, MT, B" (small M), "M, B" (small M in fp32 and on wgmma) or "T, A, B" (tiled), then the
+// epilogue type.
 inline std::string gemmTemplateArgs(const GemmPlan& plan, std::string_view epilogue) {
   if (plan.kernel == GemmKernel::WgmmaF32)
-    return std::string(epilogue);
+    return std::string(accessName(plan.bAccess)) + ", " + std::string(epilogue);
   if (plan.kernel == GemmKernel::SmallMF32)
     return std::to_string(plan.mTiles) + ", " + std::string(accessName(plan.bAccess)) + ", " + std::string(epilogue);
   std::string s(cudaTypeName(plan.type));
