@@ -55,14 +55,24 @@ template <typename T> __device__ __forceinline__ int nMajorOffset(int k, int n) 
 
 // A tile of kRows rows (r0.. of the operand) by one K step (k0..), k contiguous in memory at
 // `base + r * rowStride + k`, into `dst` K-major. `limitRows`: the operand's rows.
+//
+// The trip count is static: a thread's chunks share one column and lie kRowsPerPass rows apart,
+// so the loop unrolls and its column arithmetic is done once. (A loop from threadIdx.x stepping
+// by the block compiled to a general loop with a remainder, about 300 instructions a stage.)
 template <typename T, int kRows>
 __device__ __forceinline__ void loadKMajor(unsigned short* dst, const T* base, i64 rowStride, int r0, int limitRows,
                                            int k0, int limitK) {
   constexpr int kChunk = 16 / sizeof(T), kChunksPerRow = kTiledRowBytes / 16;
-  for (int c = threadIdx.x; c < kRows * kChunksPerRow; c += kTiledThreads) {
-    const int r = c / kChunksPerRow, col = kChunk * (c % kChunksPerRow);
-    const int bytes = chunkBytes<T>(r0 + r < limitRows, limitK - (k0 + col));
-    cpAsync16(dst + swizzle<kTiledKUnits>(r, col * (sizeof(T) / 2)), bytes ? base + (r0 + r) * rowStride + k0 + col : base,
+  constexpr int kRowsPerPass = kTiledThreads / kChunksPerRow;
+  static_assert(kRows % kRowsPerPass == 0, "every thread stages the same number of chunks");
+  const int rFirst = threadIdx.x / kChunksPerRow, col = kChunk * (threadIdx.x % kChunksPerRow);
+  const int valid = limitK - (k0 + col);
+  const T* src = base + (r0 + rFirst) * rowStride + k0 + col;
+#pragma unroll
+  for (int i = 0; i < kRows / kRowsPerPass; ++i) {
+    const int r = rFirst + i * kRowsPerPass;
+    const int bytes = chunkBytes<T>(r0 + r < limitRows, valid);
+    cpAsync16(dst + swizzle<kTiledKUnits>(r, col * (sizeof(T) / 2)), bytes ? src + i * kRowsPerPass * rowStride : base,
               bytes);
   }
 }
@@ -96,10 +106,17 @@ __device__ __forceinline__ void loadTileB(unsigned short* dst, const GemmParams&
   if constexpr (BAccess == Access::RowContiguous) {
     loadKMajor<T, kTiledN>(dst, b, p.b.strideCol, n0, p.n, k0, p.k);
   } else if constexpr (BAccess == Access::ColContiguous) {
-    for (int c = threadIdx.x; c < kElems * kTiledN / kChunk; c += kTiledThreads) {
-      const int r = c / (kTiledN / kChunk), col = kChunk * (c % (kTiledN / kChunk));
-      const int bytes = chunkBytes<T>(k0 + r < p.k, p.n - (n0 + col));
-      cpAsync16(dst + nMajorOffset<T>(r, col), bytes ? b + (k0 + r) * p.b.strideRow + n0 + col : b, bytes);
+    // As loadKMajor: a thread's chunks share a column, kRowsPerPass rows of K apart.
+    constexpr int kChunksPerRow = kTiledN / kChunk, kRowsPerPass = kTiledThreads / kChunksPerRow;
+    static_assert(kElems % kRowsPerPass == 0, "every thread stages the same number of chunks");
+    const int rFirst = threadIdx.x / kChunksPerRow, col = kChunk * (threadIdx.x % kChunksPerRow);
+    const int valid = p.n - (n0 + col);
+    const T* src = b + (k0 + rFirst) * p.b.strideRow + n0 + col;
+#pragma unroll
+    for (int i = 0; i < kElems / kRowsPerPass; ++i) {
+      const int r = rFirst + i * kRowsPerPass;
+      const int bytes = chunkBytes<T>(k0 + r < p.k, valid);
+      cpAsync16(dst + nMajorOffset<T>(r, col), bytes ? src + i * kRowsPerPass * p.b.strideRow : b, bytes);
     }
   } else {
     for (int e = threadIdx.x; e < kElems * kTiledN; e += kTiledThreads) {
