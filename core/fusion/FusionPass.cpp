@@ -43,7 +43,10 @@ KernelKind contractionKind(const Node* n) {
   case FusionRole::MaxReduction:
   case FusionRole::TypeConversion:
   case FusionRole::NanTest:
-  case FusionRole::Select: break;
+  case FusionRole::Select:
+  case FusionRole::Reshape:
+  case FusionRole::Product:
+  case FusionRole::Quotient: break;
   }
   raise(ErrorKind::Internal, "contraction {} is neither a matrix product nor a convolution", n->opType());
 }

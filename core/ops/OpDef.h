@@ -34,9 +34,10 @@ enum class OpClass {
 };
 const char* opClassName(OpClass c);
 
-// The ops that operator fusion's patterns and code generation's library
-// kernels match one by one (core/fusion, core/codegen); every other op takes
-// part through its OpClass alone.
+// The ops that operator fusion's patterns, code generation's library
+// kernels and the canonicalize passes match one by one (core/fusion,
+// core/codegen, core/passes); every other op takes part through its OpClass
+// alone.
 enum class FusionRole {
   None,
   MatrixProduct,         // NumPy-batched (MatMul): attention's Q K^T and P V; the library GEMM
@@ -50,6 +51,9 @@ enum class FusionRole {
   TypeConversion,        // Cast: all that attention's library kernel allows between softmax and P V
   NanTest,               // IsNaN: with a Select after attention's softmax, PyTorch's safe softmax
   Select,                // Where: safe softmax's "rows of NaN (all scores -inf) become 0"
+  Reshape,               // Reshape: the same elements in row-major order, which element-wise ops commute with
+  Product,               // Mul: a one-element scale that moves from a matrix product's operand to its result
+  Quotient,              // Div: the same, dividing
 };
 
 // Where random values of a graph input lie: uniform in [lo, hi).

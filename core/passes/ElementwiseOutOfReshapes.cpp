@@ -26,7 +26,7 @@ Value* shapeConstant(Graph& graph, const Shape& shape) {
 Node* innerReshape(const Node& e, const Node& outer) {
   for (Value* operand : e.inputs()) {
     Node* inner = operand ? operand->producer() : nullptr;
-    if (inner && inner->opType() == "Reshape" && onlyUser(operand, &e) &&
+    if (inner && inner->op().fusionRole == FusionRole::Reshape && onlyUser(operand, &e) &&
         inner->input(0)->type().shape == outer.output(0)->type().shape &&
         operand->type().shape == e.output(0)->type().shape)
       return inner;
@@ -39,7 +39,7 @@ Node* innerReshape(const Node& e, const Node& outer) {
 int moveElementwiseOutOfReshapes(Graph& graph) {
   int moved = 0;
   for (Node* outer : graph.nodes()) {
-    if (outer->opType() != "Reshape" || outer->output(0)->isGraphOutput()) continue;
+    if (outer->op().fusionRole != FusionRole::Reshape || outer->output(0)->isGraphOutput()) continue;
     Node* e = outer->input(0)->producer();
     if (!e || !computesPerElement(*e) || !onlyUser(e->output(0), outer)) continue;
     Node* inner = innerReshape(*e, *outer);

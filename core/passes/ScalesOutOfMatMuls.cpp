@@ -24,12 +24,14 @@ Scaled unscale(Value* operand, const Node* matMul) {
   const Node* p = operand->producer();
   const bool onlyHere =
       !operand->isGraphOutput() && operand->uses().size() == 1 && operand->uses().front().user == matMul;
-  if (!p || !onlyHere || p->numInputs() != 2 || (p->opType() != "Mul" && p->opType() != "Div")) return {operand};
+  const FusionRole role = p ? p->op().fusionRole : FusionRole::None;
+  if ((role != FusionRole::Product && role != FusionRole::Quotient) || !onlyHere || p->numInputs() != 2)
+    return {operand};
   // The scaled operand as large as the result: the scale broadcasts without growing it.
   auto whole = [&](const Value* x) { return x->type().shape == operand->type().shape; };
   Value *x = p->input(0), *s = p->input(1);
   if (isFloatScalar(s) && whole(x)) return {x, s, p->opType()};
-  if (p->opType() == "Mul" && isFloatScalar(x) && whole(s)) return {s, x, "Mul"};
+  if (role == FusionRole::Product && isFloatScalar(x) && whole(s)) return {s, x, p->opType()};
   return {operand};
 }
 
@@ -38,7 +40,7 @@ Scaled unscale(Value* operand, const Node* matMul) {
 int moveScalesOutOfMatMuls(Graph& graph) {
   int moved = 0;
   for (Node* mm : graph.nodes()) {
-    if (mm->opType() != "MatMul" || mm->output(0)->type().dtype != DType::F32 || mm->output(0)->isGraphOutput() ||
+    if (mm->op().fusionRole != FusionRole::MatrixProduct || mm->output(0)->type().dtype != DType::F32 || mm->output(0)->isGraphOutput() ||
         mm->output(0)->type().shape.empty())
       continue;
     const Scaled a = unscale(mm->input(0), mm), b = unscale(mm->input(1), mm);

@@ -101,8 +101,12 @@ OpDef meanOp() {
 void registerArithmeticOps(OpRegistry& registry) {
   registry.add(binaryOp<Accepts::Numeric>("Add", kAdd));
   registry.add(binaryOp<Accepts::Numeric>("Sub", [](auto a, auto b) { return wrapping(a, b, std::minus<>()); }));
-  registry.add(binaryOp<Accepts::Numeric>("Mul", [](auto a, auto b) { return wrapping(a, b, std::multiplies<>()); }));
-  registry.add(binaryOp<Accepts::Numeric>("Div", [](auto a, auto b) { return divide(a, b); }));
+  OpDef mul = binaryOp<Accepts::Numeric>("Mul", [](auto a, auto b) { return wrapping(a, b, std::multiplies<>()); });
+  mul.fusionRole = FusionRole::Product;
+  registry.add(std::move(mul));
+  OpDef div = binaryOp<Accepts::Numeric>("Div", [](auto a, auto b) { return divide(a, b); });
+  div.fusionRole = FusionRole::Quotient;
+  registry.add(std::move(div));
   registry.add(binaryOp<Accepts::Numeric>("Mod", {{"fmod", AttrKind::Int}}, [](const AttrMap& attrs) {
     bool fmod = attrs.getInt("fmod", 0) != 0;
     return [fmod](auto a, auto b) { return modulo(a, b, fmod); };

@@ -115,7 +115,8 @@ void registerReshapeOps(OpRegistry& registry) {
                 .attributes = {{"allowzero", AttrKind::Int}},
                 .infer = inferReshape,
                 .kernel = copyInput,
-                .movement = relabelRule});
+                .movement = relabelRule,
+                .fusionRole = FusionRole::Reshape});
   registry.add({.name = "Squeeze",
                 .opClass = OpClass::DataMovement,
                 .minInputs = 1,
