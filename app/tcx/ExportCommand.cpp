@@ -2,6 +2,7 @@
 // standalone CUDA program, built with nvcc (codegen/CudaExport.h).
 #include "Commands.h"
 #include "EdgeConstraintOptions.h"
+#include "PlanFlags.h"
 #include "ModelOptions.h"
 
 #include "backend/KernelExport.h"
@@ -22,11 +23,11 @@ struct ExportOptions {
   std::string strategy = "greedy";
   std::string arch = "sm_90a";
   int smCount = 132;
-  bool noDonate = false;
+  PlanFlags plan;
 };
 
 int exportPlan(const ExportOptions& opts) {
-  VtcSession session(opts.model.load(), defaultGpuPreset(), PlanOptions{.donateInputs = !opts.noDonate});
+  VtcSession session(opts.model.load(), defaultGpuPreset(), opts.plan.options());
   session.select(opts.constraints);
   opts.model.printPassTimings(session.passTimings());
   const ExecPlan& plan = opts.strategy == "baseline" ? session.baselinePlan() : session.optimizedPlan();
@@ -51,7 +52,7 @@ void addExportCommand(CLI::App& app, Action& action) {
   cmd->add_option("--arch", opts->arch, "CUDA architecture of the CMake project (sm_90a; sm_90 and others keep float GEMMs off wgmma)");
   cmd->add_option("--sms", opts->smCount, "Multiprocessors the launch configurations are sized for")
       ->check(CLI::PositiveNumber);
-  cmd->add_flag("--no-donate", opts->noDonate, "Never update a graph input in place (a KV cache) for its output");
+  addPlanFlags(*cmd, opts->plan);
   cmd->callback([opts, &action] { action = [opts] { return exportPlan(*opts); }; });
 }
 

@@ -1,6 +1,7 @@
 // tcx optimize MODEL: data-movement elimination with virtual tensors (VTC).
 #include "Commands.h"
 #include "EdgeConstraintOptions.h"
+#include "PlanFlags.h"
 #include "Format.h"
 #include "ModelOptions.h"
 
@@ -24,7 +25,7 @@ struct OptimizeOptions {
   EdgeConstraintSpecs constraints;
   std::string oracle = "cost";
   std::string gpu = "h100-sxm";
-  bool noDonate = false;
+  PlanFlags plan;
   std::string report;
   bool json = false;
   bool listEdges = false;
@@ -138,7 +139,7 @@ int optimize(const OptimizeOptions& opts) {
     for (const GpuPreset& p : gpuPresets()) names.push_back(p.name);
     raise(ErrorKind::InvalidArgument, "unknown GPU preset '{}' (presets: {})", opts.gpu, fmt::join(names, ", "));
   }
-  const PlanOptions planOptions{.donateInputs = !opts.noDonate};
+  const PlanOptions planOptions = opts.plan.options();
   VtcSession session(opts.model.load(), *preset, planOptions);
   std::unique_ptr<SavingOracle> oracle;
   if (opts.oracle == "profile") oracle = backend::makeProfileOracle(session, planOptions);
@@ -169,7 +170,7 @@ void addOptimizeCommand(CLI::App& app, Action& action, std::string commandLine) 
   cmd->add_option("--oracle", opts->oracle, "Where savings come from: cost (the cost model) or profile (a GPU)")
       ->check(CLI::IsMember({"cost", "profile"}));
   cmd->add_option("--gpu", opts->gpu, "GPU preset of the cost model: h100-sxm, h100-pcie, h200, a100");
-  cmd->add_flag("--no-donate", opts->noDonate, "Never update a graph input in place (a KV cache) for its output");
+  addPlanFlags(*cmd, opts->plan);
   cmd->add_option("--report", opts->report, "Write the SQLite report to FILE.db (docs/report-schema.md)");
   cmd->add_flag("--edges", opts->listEdges, "List every VTOG edge with its mapping function");
   cmd->add_flag("--json", opts->json, "Print one JSON object instead of text");

@@ -6,6 +6,7 @@
 #include "Commands.h"
 #include "ExitCode.h"
 #include "EdgeConstraintOptions.h"
+#include "PlanFlags.h"
 #include "Format.h"
 #include "ModelOptions.h"
 
@@ -33,7 +34,7 @@ struct ProfileOptions {
   std::string vendor = "measure";
   int repetitions = 50;
   bool check = false;
-  bool noDonate = false;
+  PlanFlags plan;
   bool json = false;
   std::string trace;
   std::string report;
@@ -105,7 +106,7 @@ void printText(const backend::PlanProfile& p) {
 int profile(const ProfileOptions& opts) {
   backend::PlanProfiler profiler;
   const backend::GpuStatus gpu = backend::gpuStatus();
-  VtcSession session(opts.model.load(), defaultGpuPreset(), PlanOptions{.donateInputs = !opts.noDonate});
+  VtcSession session(opts.model.load(), defaultGpuPreset(), opts.plan.options());
   session.select(opts.constraints);
   opts.model.printPassTimings(session.passTimings());
   auto inputs = randomInputs(session.graph(), 1);
@@ -167,7 +168,7 @@ void addProfileCommand(CLI::App& app, Action& action, std::string commandLine) {
       ->check(CLI::IsMember({"measure", "never", "always"}));
   cmd->add_option("--reps", opts->repetitions, "Timed repetitions (median reported)")->check(CLI::PositiveNumber);
   cmd->add_flag("--check", opts->check, "Check the GPU outputs against the CPU reference executor");
-  cmd->add_flag("--no-donate", opts->noDonate, "Never update a graph input in place (a KV cache) for its output");
+  addPlanFlags(*cmd, opts->plan);
   cmd->add_option("--trace", opts->trace, "Also write a Chrome/Perfetto trace of one run to FILE.json");
   cmd->add_option("--report", opts->report, "Write the SQLite report with the measured latencies to FILE.db");
   cmd->add_flag("--json", opts->json, "Print one JSON object instead of text");

@@ -19,9 +19,11 @@ VtcSession::VtcSession(Graph graph, const GpuPreset& preset, PlanOptions options
     s.noStrategy_ = std::make_unique<PointsToGraph>(*s.vtog_, std::set<int>{});
   });
   // The baseline is what a compiler without virtual tensors runs: every
-  // data-movement op a kernel, functional updates into fresh buffers.
+  // data-movement op a kernel, functional updates into fresh buffers; its
+  // tensors stored in the same layouts, so that the two plans compare.
   open.add("baseline-plan", [](VtcSession& s) {
-    s.baseline_ = std::make_unique<ExecPlan>(lowerToPlan(*s.kernels_, *s.noStrategy_, PlanOptions{.donateInputs = false}));
+    s.baseline_ = std::make_unique<ExecPlan>(
+        lowerToPlan(*s.kernels_, *s.noStrategy_, PlanOptions{.donateInputs = false, .layouts = s.options_.layouts}));
   });
   open.add("baseline-estimate", [](VtcSession& s) { s.baselineLatency_ = s.estimate(*s.baseline_); });
   open.run(*this, &timings_);

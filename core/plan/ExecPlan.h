@@ -7,6 +7,7 @@
 
 #include "fusion/KernelGraph.h"
 #include "index/MappingFunction.h"
+#include "plan/Layout.h"
 
 #include <string>
 #include <unordered_map>
@@ -26,6 +27,7 @@ struct PlanBuffer {
   int firstKernel = -1; // liveness, in kernel order
   int lastKernel = -1;
   int64_t arenaOffset = -1; // intermediates only
+  Layout layout;            // how `tensor` is stored (plan/LayoutChoice.h)
 };
 const char* bufferKindName(PlanBuffer::Kind kind);
 

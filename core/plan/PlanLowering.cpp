@@ -2,6 +2,7 @@
 
 #include "ops/OpDef.h"
 #include "plan/BufferPlanner.h"
+#include "plan/LayoutChoice.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -20,7 +21,7 @@ bool isIdentityPiece(const MappingPiece& p, const Shape& virtualShape, const Sha
 class Lowering {
 public:
   Lowering(const KernelGraph& kg, const PointsToGraph& ptg, const PlanOptions& options)
-      : kg_(kg), ptg_(ptg), vtog_(ptg.vtog()), options_(options) {
+      : kg_(kg), ptg_(ptg), vtog_(ptg.vtog()), options_(options), layouts_(chooseLayouts(kg, ptg, options.layouts)) {
     plan_.kernelGraph = &kg;
   }
 
@@ -37,7 +38,12 @@ public:
   // Only `k`'s plan kernel (if any is left) and none of the buffer plan: all
   // that estimating k's latency needs.
   std::vector<PlanKernel> runOne(const FusedKernel& k) {
-    findInPlaceUpdates(k);
+    // With layouts chosen, every kernel's sharing: a tensor shared in place
+    // keeps its stated layout (layoutOf), as in the whole plan.
+    if (layouts_.empty())
+      findInPlaceUpdates(k);
+    else
+      for (const FusedKernel& other : kg_.kernels()) findInPlaceUpdates(other);
     lower(k);
     return std::move(plan_.kernels);
   }
@@ -97,6 +103,7 @@ private:
     b.tensor = tensor;
     b.dtype = tensor->type().dtype;
     b.bytes = static_cast<int64_t>(tensor->type().byteSize());
+    b.layout = layoutOf(tensor);
     b.kind = tensor->isGraphInput()    ? PlanBuffer::Kind::Input
              : tensor->isGraphOutput() ? PlanBuffer::Kind::Output
              : tensor->isConstant()    ? PlanBuffer::Kind::Constant
@@ -106,11 +113,41 @@ private:
     return b.id;
   }
 
+  // The layout `tensor` is stored in. A tensor that shares storage in place
+  // with another keeps the stated one: the two must agree element for element.
+  Layout layoutOf(const Value* tensor) const {
+    auto chosen = layouts_.find(tensor);
+    if (chosen == layouts_.end() || inPlace_.count(tensor)) return {};
+    for (const auto& [out, in] : inPlace_)
+      if (in == tensor) return {};
+    return chosen->second;
+  }
+
+  // A resolution's mapping (sources: the physical tensors listed) with each
+  // tensor's layout composed in, so that it indexes the buffers as stored.
+  MappingFunction asStored(MappingFunction mapping, const std::vector<const Value*>& physical) const {
+    for (size_t j = 0; j < physical.size(); ++j) {
+      const Layout layout = layoutOf(physical[j]);
+      if (layout.isIdentity()) continue;
+      const Shape& shape = physical[j]->type().shape;
+      int appended = 0;
+      mapping = mapping.composeSource(static_cast<int>(j), storageMapping(shape, layout), &appended);
+      // The stored tensor takes source j's place.
+      std::vector<int> newIndex(mapping.sourceShapes().size());
+      std::vector<Shape> shapes(mapping.sourceShapes().begin(), mapping.sourceShapes().begin() + appended);
+      for (int s = 0; s < appended; ++s) newIndex[s] = s;
+      newIndex[appended] = static_cast<int>(j);
+      shapes[j] = storedShape(shape, layout);
+      mapping = mapping.remapSources(newIndex, shapes);
+    }
+    return mapping;
+  }
+
   TensorAccess accessOf(const Value* v) {
     const PointsToGraph::Resolution& r = ptg_.resolve(v);
     TensorAccess a;
     a.value = v;
-    a.mapping = r.mapping;
+    a.mapping = asStored(r.mapping, r.physical);
     for (const Value* p : r.physical) a.buffers.push_back(bufferFor(p));
     return a;
   }
@@ -172,7 +209,7 @@ private:
       std::vector<const Value*> physical;
       for (size_t s = 0; s < sem.dataInputs.size(); ++s) {
         const PointsToGraph::Resolution& r = ptg_.resolve(node.input(sem.dataInputs[s]));
-        from.mapping = from.mapping.composeSource(static_cast<int>(s), r.mapping);
+        from.mapping = from.mapping.composeSource(static_cast<int>(s), asStored(r.mapping, r.physical));
         physical.insert(physical.end(), r.physical.begin(), r.physical.end());
       }
       // Drop the (now unreferenced) operand sources: keep only buffers.
@@ -181,7 +218,8 @@ private:
       for (size_t s = sem.dataInputs.size(); s < newIndex.size(); ++s) {
         newIndex[s] = static_cast<int>(from.buffers.size());
         from.buffers.push_back(bufferFor(physical[s - sem.dataInputs.size()]));
-        shapes.push_back(physical[s - sem.dataInputs.size()]->type().shape);
+        const Value* p = physical[s - sem.dataInputs.size()];
+        shapes.push_back(storedShape(p->type().shape, layoutOf(p)));
       }
       from.mapping = from.mapping.remapSources(newIndex, shapes);
       pk.outputs.push_back(accessOf(out));
@@ -201,6 +239,7 @@ private:
   ExecPlan plan_;
   std::unordered_map<const Value*, int> bufferOf_;
   std::unordered_map<const Value*, const Value*> inPlace_; // output -> input whose storage it shares
+  std::unordered_map<const Value*, Layout> layouts_;        // chosen by chooseLayouts, before in-place sharing
 };
 
 } // namespace

@@ -3,6 +3,7 @@
 // to an ExecPlan.
 
 #include "plan/ExecPlan.h"
+#include "plan/Layout.h"
 #include "vt/PointsToGraph.h"
 
 namespace tcx {
@@ -13,6 +14,9 @@ struct PlanOptions {
   // donates that input, as runtimes do for KV caches. Off, the output is a
   // fresh buffer and the untouched part of the input is copied into it.
   bool donateInputs = true;
+  // Which intermediates are stored in another layout than the model states
+  // (plan/LayoutChoice.h); their accesses read and write through it.
+  LayoutPolicy layouts = LayoutPolicy::AsExported;
 };
 
 // Kernels: one per compute kernel, reading and writing through the

@@ -21,7 +21,7 @@ CREATE TABLE kernels (plan TEXT, id INTEGER, name TEXT, category TEXT, kind TEXT
                       latency_us REAL, latency_source TEXT, bytes REAL, flops REAL, bound TEXT,
                       virtual_inputs INTEGER, virtual_outputs INTEGER, PRIMARY KEY (plan, id));
 CREATE TABLE buffers (plan TEXT, id INTEGER, name TEXT, kind TEXT, bytes INTEGER, arena_offset INTEGER,
-                      first_kernel INTEGER, last_kernel INTEGER, PRIMARY KEY (plan, id));
+                      first_kernel INTEGER, last_kernel INTEGER, layout TEXT, PRIMARY KEY (plan, id));
 CREATE TABLE memory (plan TEXT PRIMARY KEY, peak_bytes INTEGER, arena_bytes INTEGER, external_bytes INTEGER);
 CREATE TABLE summary (plan TEXT PRIMARY KEY, kernels INTEGER, data_movement_kernels INTEGER, latency_us REAL,
                       data_movement_us REAL, compute_us REAL, peak_memory_bytes INTEGER, latency_source TEXT);

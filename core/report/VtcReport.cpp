@@ -135,7 +135,7 @@ private:
           .bind(vout)
           .run();
     }
-    SqliteStatement buffers(db_, "INSERT INTO buffers VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    SqliteStatement buffers(db_, "INSERT INTO buffers VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
     for (const PlanBuffer& b : plan.buffers)
       buffers.bind(name)
           .bind(int64_t{b.id})
@@ -145,6 +145,7 @@ private:
           .bind(b.arenaOffset)
           .bind(int64_t{b.firstKernel})
           .bind(int64_t{b.lastKernel})
+          .bind(b.layout.toString())
           .run();
     SqliteStatement(db_, "INSERT INTO memory VALUES (?, ?, ?, ?)")
         .bind(name)

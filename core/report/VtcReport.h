@@ -10,7 +10,7 @@
 
 namespace tcx {
 
-inline constexpr int kReportSchemaVersion = 5;
+inline constexpr int kReportSchemaVersion = 6;
 
 struct ReportContext {
   std::string modelPath;

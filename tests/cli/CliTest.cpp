@@ -202,6 +202,44 @@ TEST_CASE("tcx export puts a real model's float GEMMs on wgmma for sm_90a only, 
   fs::remove_all(plain);
 }
 
+TEST_CASE("tcx export --layout channels-last has a CNN's convolutions read channels-last x, and nvcc builds it",
+          "[cli][export][layout]") {
+  const std::string model = std::string(TCX_SOURCE_DIR) + "/models/real/small/resnet18.dynamo.onnx";
+  auto channelsLastReads = [](const fs::path& dir) {
+    std::ifstream in(dir / "plan.cu");
+    const std::string source((std::istreambuf_iterator<char>(in)), {});
+    int n = 0;
+    for (size_t at = source.find("p.xStride[1] = 1;"); at != std::string::npos; at = source.find("p.xStride[1] = 1;", at + 1))
+      ++n;
+    return n;
+  };
+  const fs::path last = tempDir() / "export_nhwc", stated = tempDir() / "export_nchw";
+  REQUIRE(tcxRun("export --layout channels-last --out " + last.string() + " " + model).exitCode == 0);
+  REQUIRE(tcxRun("export --out " + stated.string() + " " + model).exitCode == 0);
+  // Every convolution after the first reads an intermediate, stored with the channel innermost.
+  CHECK(channelsLastReads(last) >= 10);
+  CHECK(channelsLastReads(stated) == 0);
+  // The report says how each buffer is stored, in both plans.
+  const fs::path db = tempDir() / "layouts.db";
+  REQUIRE(tcxRun("optimize --layout channels-last --report " + db.string() + " " + model).exitCode == 0);
+  for (const char* plan : {"baseline", "optimized"}) {
+    INFO(plan);
+    CHECK(std::stoi(queryOne(db, std::string("SELECT count(*) FROM buffers WHERE layout = 'NHWC' AND plan = '") +
+                                     plan + "'")) >= 10);
+    CHECK(queryOne(db, std::string("SELECT layout FROM buffers WHERE kind = 'input' AND plan = '") + plan + "'") ==
+          "as stated");
+  }
+  Run bad = tcxRun("export --layout sideways --out " + last.string() + " " + model);
+  CHECK(bad.exitCode == 2);
+  CHECK(bad.output.find("--layout: sideways not in {as-exported,channels-last}") != std::string::npos);
+#ifdef TCX_NVCC
+  CHECK(nvccBuilds(last));
+#endif
+  fs::remove_all(last);
+  fs::remove_all(stated);
+  fs::remove(db);
+}
+
 TEST_CASE("the GPU commands without a GPU say so and exit unsupported", "[cli][gpu]") {
   for (const char* command : {"profile", "trace --out /dev/null", "optimize --oracle profile"}) {
     Run r = tcxRun(std::string(command) + " " + sample("shufflenet_v2_unit"));

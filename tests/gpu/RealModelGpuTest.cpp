@@ -28,3 +28,16 @@ TEST_CASE("every real model's plans match the reference with vendor library call
     }
   }
 }
+
+TEST_CASE("the real CNNs stored channels-last match the reference on the GPU, generated and on cuDNN",
+          "[gpu][models][layout]") {
+  const PlanOptions channelsLast{.layouts = LayoutPolicy::ChannelsLast};
+  for (const test::RealModel& m : test::realModels("small")) {
+    if (m.kind != "cnn" || m.exporter != "dynamo") continue;
+    SECTION(m.name) {
+      INFO(m.path << " (" << m.what << ")");
+      test::requirePlansMatchReference(importOnnx(m.path), 23, VendorPolicy::Never, channelsLast);
+      test::requirePlansMatchReference(importOnnx(m.path), 29, VendorPolicy::Always, channelsLast);
+    }
+  }
+}

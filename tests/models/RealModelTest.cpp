@@ -125,3 +125,18 @@ TEST_CASE("every real model imports, optimises and runs, its plans matching the 
   }
 }
 
+
+TEST_CASE("the real CNNs stored channels-last match the reference, and their code generates", "[models][layout]") {
+  for (const test::RealModel& m : test::realModels("small")) {
+    if (m.kind != "cnn" || m.exporter != "dynamo") continue;
+    SECTION(m.name) {
+      INFO(m.path);
+      VtcSession s(importOnnx(m.path), defaultGpuPreset(), PlanOptions{.layouts = LayoutPolicy::ChannelsLast});
+      s.select(EdgeConstraintSpecs{});
+      const ExecPlan& plan = s.optimizedPlan();
+      CHECK(std::ranges::count_if(plan.buffers, [](const PlanBuffer& b) { return !b.layout.isIdentity(); }) > 0);
+      test::requireBitIdentical(s, plan, 7);
+      checkGeneratedCode(m, plan);
+    }
+  }
+}

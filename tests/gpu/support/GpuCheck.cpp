@@ -31,8 +31,8 @@ void requireMatchesReference(const VtcSession& session, const ExecPlan& plan, ui
   CHECK(check.passed);
 }
 
-void requirePlansMatchReference(Graph graph, uint64_t seed, VendorPolicy vendor) {
-  VtcSession s(std::move(graph), defaultGpuPreset());
+void requirePlansMatchReference(Graph graph, uint64_t seed, VendorPolicy vendor, PlanOptions options) {
+  VtcSession s(std::move(graph), defaultGpuPreset(), options);
   s.select(EdgeConstraintSpecs{});
   {
     INFO("baseline plan");

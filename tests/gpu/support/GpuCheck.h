@@ -21,7 +21,8 @@ void requireMatchesReference(const VtcSession& session, const ExecPlan& plan, ui
                              VendorPolicy vendor = VendorPolicy::Never);
 
 // Both of `graph`'s plans, the baseline and VTC's optimised one (every
-// profitable virtual tensor accepted), checked as above.
-void requirePlansMatchReference(Graph graph, uint64_t seed, VendorPolicy vendor = VendorPolicy::Never);
+// profitable virtual tensor accepted), lowered with `options`, checked as above.
+void requirePlansMatchReference(Graph graph, uint64_t seed, VendorPolicy vendor = VendorPolicy::Never,
+                                PlanOptions options = {});
 
 } // namespace tcx::test

@@ -1,0 +1,27 @@
+#pragma once
+// Which physical tensors a plan stores in another layout than the model
+// states: VTensor's layout resolution (its DLR and element-wise
+// optimisation) for plans whose accesses are mapping functions. A library
+// routine states the layout it requires (VTensor's required_layout):
+// convolutions run channels-last, the layout cuDNN's and Inductor's fast
+// float convolutions use. Every other kernel takes whatever layout its
+// tensors are stored in, since lowering composes the layout into each of its
+// accesses; so a requirement needs no propagation and no transform node, and
+// nothing is left for VTensor's ILP to minimise.
+//
+// Graph inputs, outputs and constants stay as stated: callers and the
+// weights' initialisers see them.
+
+#include "fusion/KernelGraph.h"
+#include "plan/Layout.h"
+#include "vt/PointsToGraph.h"
+
+#include <unordered_map>
+
+namespace tcx {
+
+// The physical tensors stored in a layout other than as stated, and that layout.
+std::unordered_map<const Value*, Layout> chooseLayouts(const KernelGraph& kernels, const PointsToGraph& strategy,
+                                                       LayoutPolicy policy);
+
+} // namespace tcx

@@ -1,0 +1,108 @@
+// Layouts as a plan decision (VTensor): a tensor stored channels-last is
+// read and written through one more mapping function, so the plan computes
+// the reference's bytes whatever its tensors' layouts.
+#include "exec/ReferenceExecutor.h"
+#include "ops/GraphBuilder.h"
+#include "pipeline/VtcSession.h"
+#include "plan/Layout.h"
+#include "target/GpuPreset.h"
+
+#include "support/PlanCheck.h"
+
+#include <catch2/catch.hpp>
+
+#include <vector>
+
+using namespace tcx;
+
+namespace {
+
+Tensor weights(Shape shape, float scale) {
+  std::vector<float> values(static_cast<size_t>(numElements(shape)));
+  for (size_t i = 0; i < values.size(); ++i) values[i] = scale * static_cast<float>(static_cast<int>(i % 7) - 3);
+  return Tensor::fromVector<float>(std::move(shape), values);
+}
+
+// A residual block: 3x3 conv, ReLU, max pool, 1x1 conv, the pooled tensor
+// added back, ReLU; then a global average pool to the output.
+Graph residualBlock() {
+  GraphBuilder b("residual_block");
+  Value* x = b.input("x", DType::F32, {2, 3, 8, 8});
+  Value* c1 = b.op("Conv", {x, b.constant("w1", weights({6, 3, 3, 3}, 0.1f))},
+                   attrs({{"pads", std::vector<int64_t>{1, 1, 1, 1}}}), "c1");
+  Value* r1 = b.op("Relu", {c1}, {}, "r1");
+  Value* p = b.op("MaxPool", {r1},
+                  attrs({{"kernel_shape", std::vector<int64_t>{2, 2}}, {"strides", std::vector<int64_t>{2, 2}}}), "p");
+  Value* c2 = b.op("Conv", {p, b.constant("w2", weights({6, 6, 1, 1}, 0.2f))}, {}, "c2");
+  Value* sum = b.op("Add", {c2, p}, {}, "sum");
+  Value* r2 = b.op("Relu", {sum}, {}, "r2");
+  b.output(b.op("GlobalAveragePool", {r2}, {}, "pooled"));
+  return b.finish();
+}
+
+Layout layoutOfTensor(const ExecPlan& plan, const Graph& g, const std::string& name) {
+  const Value* v = g.findValue(name);
+  REQUIRE(v);
+  const int buffer = plan.bufferOf(v);
+  REQUIRE(buffer >= 0);
+  return plan.buffers[buffer].layout;
+}
+
+} // namespace
+
+TEST_CASE("a channels-last layout stores the channel innermost", "[layout]") {
+  const Layout nhwc = Layout::channelsLast(4);
+  CHECK(nhwc.order == std::vector<int>{0, 2, 3, 1});
+  CHECK(nhwc.toString() == "NHWC");
+  CHECK(Layout{}.isIdentity());
+  CHECK(storedShape({2, 3, 4, 5}, nhwc) == Shape{2, 4, 5, 3});
+  const MappingFunction m = storageMapping({2, 3, 4, 5}, nhwc);
+  for (const std::vector<int64_t>& x : {std::vector<int64_t>{0, 1, 0, 0}, {1, 2, 3, 4}, {0, 0, 1, 0}, {1, 0, 0, 1}}) {
+    INFO("x = (" << x[0] << ", " << x[1] << ", " << x[2] << ", " << x[3] << ")");
+    CHECK(m.evaluate(x.data()).offset == ((x[0] * 4 + x[2]) * 5 + x[3]) * 3 + x[1]);
+  }
+}
+
+TEST_CASE("a plan stores what convolutions read and write channels-last and computes the reference's bytes",
+          "[layout]") {
+  VtcSession s(residualBlock(), defaultGpuPreset(), PlanOptions{.layouts = LayoutPolicy::ChannelsLast});
+  s.select(EdgeConstraintSpecs{});
+  const ExecPlan& plan = s.optimizedPlan();
+  const Layout nhwc = Layout::channelsLast(4);
+  // Every intermediate a convolution kernel reads or writes: its output, the
+  // pooled tensor it reads and adds back.
+  for (const char* name : {"c1", "r1", "p", "c2", "sum", "r2"}) {
+    const Value* v = s.graph().findValue(name);
+    if (plan.bufferOf(v) >= 0) {
+      INFO(name);
+      CHECK(layoutOfTensor(plan, s.graph(), name) == nhwc);
+    }
+  }
+  CHECK(layoutOfTensor(plan, s.graph(), "p") == nhwc);
+  // The accesses index the buffers as stored: the pooled tensor's writer
+  // puts channel 1 of pixel (0, 0) one element in, not a plane (4 x 4) in; stored as [2, 4, 4, 6].
+  const Value* pooled = s.graph().findValue("p");
+  bool written = false;
+  for (const PlanKernel& k : plan.kernels)
+    for (const TensorAccess& a : k.outputs)
+      if (a.value == pooled) {
+        written = true;
+        CHECK(a.mapping.sourceShapes().at(0) == Shape{2, 4, 4, 6});
+        const int64_t x[] = {0, 1, 0, 0};
+        CHECK(a.mapping.evaluate(x).offset == 1);
+      }
+  CHECK(written);
+  // The caller's tensors stay as stated.
+  CHECK(layoutOfTensor(plan, s.graph(), "x").isIdentity());
+  CHECK(plan.buffers[plan.bufferOf(s.graph().outputs()[0])].layout.isIdentity());
+  test::requireBitIdentical(s, plan, 11);
+}
+
+TEST_CASE("as exported, every tensor is stored as the model states it", "[layout]") {
+  VtcSession s(residualBlock(), defaultGpuPreset());
+  s.select(EdgeConstraintSpecs{});
+  for (const PlanBuffer& b : s.optimizedPlan().buffers) {
+    INFO(b.name);
+    CHECK(b.layout.isIdentity());
+  }
+}
