@@ -58,9 +58,12 @@ void ModuleBuilder::addVendorAlternative(int planKernel, VendorCall call, int st
 }
 
 void ModuleBuilder::addElementKernel(int planKernel, const std::string& entry, const Shape& shape,
-                                     const std::string& body, std::string what) {
+                                     const std::string& body, std::string what, const Layout& walk) {
   const int64_t count = numElements(shape);
-  const std::string decompose = decomposeIndex(shape, indexNames(shape.size()));
+  const std::vector<std::string> names = indexNames(shape.size());
+  std::vector<std::string> walked = names;
+  for (size_t d = 0; d < walk.order.size(); ++d) walked[d] = names[walk.order[d]];
+  const std::string decompose = decomposeIndex(storedShape(shape, walk), walked);
   code_ += fmt::format("extern \"C\" __global__ void __launch_bounds__({T}) {name}(Buffers b) {{\n"
                        "  for (tcx::i64 i = blockIdx.x * {T}LL + threadIdx.x; i < {N}LL; i += gridDim.x * {T}LL) {{\n"
                        "{decompose}{body}  }}\n}}\n\n",

@@ -14,6 +14,7 @@
 #include "codegen/GeneratedPlan.h"
 #include "ir/Shape.h"
 #include "ops/CudaLowering.h"
+#include "plan/Layout.h"
 
 #include <string>
 #include <string_view>
@@ -70,8 +71,11 @@ public:
   // Appends a kernel that runs `body` once for every index of `shape`, with
   // the index in variables x0, x1, ... (one thread per element, grid-stride),
   // and records its launch.
+  // With `walk`, consecutive threads take consecutive elements of a buffer
+  // stored in that layout (the store coalesces), the variables still naming
+  // the logical index.
   void addElementKernel(int planKernel, const std::string& entry, const Shape& shape, const std::string& body,
-                        std::string what);
+                        std::string what, const Layout& walk = {});
 
   // Appends a kernel that computes every element of `shape` with one block
   // (ops/CudaLowering.h CudaBlockFold): the output index in x0, x1, ..., the

@@ -253,8 +253,14 @@ std::string ValueCode::stage(const Node& node, const Value& out, const std::stri
   const std::string element = node.op().cudaElement(ctx);
   const std::string body =
       fmt::format("    {} out;\n    {{\n{}    }}\n{}", cudaComputeType(dtype), element, store);
-  module_.addElementKernel(index_, entry, shape, body, fmt::format("stage {}", node.describe()));
+  module_.addElementKernel(index_, entry, shape, body, fmt::format("stage {}", node.describe()),
+                           direct ? walkOf(*direct) : Layout{});
   return function;
+}
+
+Layout ValueCode::walkOf(const TensorAccess& access) const {
+  const bool itself = access.buffers.size() == 1 && plan_.buffers[access.buffers[0]].tensor == access.value;
+  return itself ? plan_.buffers[access.buffers[0]].layout : Layout{};
 }
 
 // Where the stage of kernel output `out` may store it instead of a scratch
@@ -306,7 +312,7 @@ void ValueCode::storeOutputs() {
                                    call(out.value, indexNames(shape.size())));
     body += accessStore(out, plan_, "v");
     module_.addElementKernel(index_, fmt::format("{}store{}", prefix(), i), shape, body,
-                             fmt::format("store {}", out.value->name()));
+                             fmt::format("store {}", out.value->name()), walkOf(out));
   }
 }
 

@@ -70,6 +70,11 @@ private:
   std::string stage(const Node& node, const Value& out, const std::string& name);
   const TensorAccess* directOutput(const Value& out) const;
   bool rowsSideBySide(const Node& node, const CudaRowForm& row) const;
+  // How an element kernel storing through `access` walks its index: in the
+  // buffer's order where the access is its value's own storage, kept in a
+  // layout of its own (plan/Layout.h), so that consecutive threads store
+  // side by side.
+  Layout walkOf(const TensorAccess& access) const;
 
   const ExecPlan& plan_;
   const PlanKernel& kernel_;

@@ -476,3 +476,28 @@ TEST_CASE("Gemm with transposes, alpha and a bias runs on the library GEMM", "[c
   CHECK(countLaunches(code, "stage") == 0);
   CHECK(code.source.find("gemm_small_m_f32_body<1, tcx::Access::RowContiguous") != std::string::npos);
 }
+
+TEST_CASE("an element kernel walks a tensor stored channels-last in its buffer's order", "[codegen][layout]") {
+  // x -> 3x3 conv (6 channels) -> ReLU -> 2x2 max pool -> 1x1 conv: the pool's
+  // result is stored NHWC, so its store kernel runs consecutive threads along
+  // the channels (x1 innermost) where as exported they run along the width.
+  auto build = [] {
+    GraphBuilder b("pooled_between_convolutions");
+    Value* x = b.input("x", DType::F32, {2, 3, 8, 8});
+    Value* c = b.op("Conv", {x, b.constant("w1", Tensor::filled(DType::F32, {6, 3, 3, 3}, 0.1))},
+                    attrs({{"pads", std::vector<int64_t>{1, 1, 1, 1}}}));
+    Value* p = b.op("MaxPool", {b.op("Relu", {c})},
+                    attrs({{"kernel_shape", std::vector<int64_t>{2, 2}}, {"strides", std::vector<int64_t>{2, 2}}}));
+    b.output(b.op("Conv", {p, b.constant("w2", Tensor::filled(DType::F32, {6, 6, 1, 1}, 0.2))}));
+    return b.finish();
+  };
+  auto source = [&](LayoutPolicy layouts) {
+    VtcSession s(build(), defaultGpuPreset(), PlanOptions{.layouts = layouts});
+    s.select(EdgeConstraintSpecs{});
+    return generateCuda(s.optimizedPlan()).source;
+  };
+  const std::string channelsLast = source(LayoutPolicy::ChannelsLast), asExported = source(LayoutPolicy::AsExported);
+  CHECK(channelsLast.find("const Index x1 = u % 6u;") != std::string::npos);
+  CHECK(asExported.find("const Index x1 = u % 6u;") == std::string::npos);
+  CHECK(asExported.find("const Index x3 = u % 4u;") != std::string::npos);
+}
