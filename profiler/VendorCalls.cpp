@@ -93,7 +93,8 @@ struct PreparedVendorCall::Conv {
     checkCudnn(cudnnSetConvolutionMathType(conv, c.type == ElemType::F32 ? CUDNN_DEFAULT_MATH
                                                                             : CUDNN_TENSOR_OP_MATH),
                "cudnnSetConvolutionMathType");
-    checkCudnn(cudnnSetTensor4dDescriptor(y, CUDNN_TENSOR_NCHW, type, c.batch, c.cout, c.oh, c.ow),
+    checkCudnn(cudnnSetTensor4dDescriptor(y, c.channelsLastResult ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW, type,
+                                          c.batch, c.cout, c.oh, c.ow),
                "cudnnSetTensor4dDescriptor (the result)");
     int n = 0, k = 0, oh = 0, ow = 0;
     checkCudnn(cudnnGetConvolution2dForwardOutputDim(conv, x, w, &n, &k, &oh, &ow),

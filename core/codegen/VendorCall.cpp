@@ -42,9 +42,9 @@ std::string describeVendorCall(const VendorCall& call) {
   if (const auto* g = std::get_if<VendorGemm>(&call))
     return fmt::format("cuBLAS gemm {}x{}x{} (batch {}, {})", g->m, g->n, g->k, g->batch, cudaTypeName(g->type));
   const auto& c = std::get<VendorConv>(call);
-  return fmt::format("cuDNN conv {}x{} {}->{}{} on {}x{}x{} (stride {}, {})", c.kh, c.kw, c.cin, c.cout,
+  return fmt::format("cuDNN conv {}x{} {}->{}{} on {}x{}x{} (stride {}, {}{})", c.kh, c.kw, c.cin, c.cout,
                      c.groups > 1 ? fmt::format(" in {} groups", c.groups) : "", c.batch, c.h, c.w, c.strideH,
-                     cudaTypeName(c.type));
+                     cudaTypeName(c.type), c.channelsLastResult ? ", NHWC result" : "");
 }
 
 std::string vendorCallKey(const VendorCall& call) {
@@ -52,9 +52,10 @@ std::string vendorCallKey(const VendorCall& call) {
     return fmt::format("gemm {} {} {} {} {} a {} {} b {} {}", cudaTypeName(g->type), g->batch, g->m, g->n, g->k,
                        g->aStrides, alignment(g->a), g->bStrides, alignment(g->b));
   const auto& c = std::get<VendorConv>(call);
-  return fmt::format("conv {} n{} c{} {}x{} k{} {}x{} o{}x{} p{},{} s{},{} d{},{} g{} x {} {} w {}", cudaTypeName(c.type),
+  return fmt::format("conv {} n{} c{} {}x{} k{} {}x{} o{}x{} p{},{} s{},{} d{},{} g{} x {} {} w {}{}", cudaTypeName(c.type),
                      c.batch, c.cin, c.h, c.w, c.cout, c.kh, c.kw, c.oh, c.ow, c.padH, c.padW, c.strideH, c.strideW,
-                     c.dilationH, c.dilationW, c.groups, c.xStrides, alignment(c.x), alignment(c.weight));
+                     c.dilationH, c.dilationW, c.groups, c.xStrides, alignment(c.x), alignment(c.weight),
+                     c.channelsLastResult ? " y nhwc" : "");
 }
 
 } // namespace tcx

@@ -42,7 +42,9 @@ struct VendorGemm {
 };
 
 // staged = the 2-D convolution of x (NCHW, any non-negative strides) with w
-// (packed [cout][cin / groups][kh][kw]), symmetric padding, as NCHW packed.
+// (packed [cout][cin / groups][kh][kw]), symmetric padding, as NCHW packed,
+// or NHWC packed with `channelsLastResult` (for a result stored channels-last:
+// the epilogue then walks the channels innermost, as it stores).
 // Float may use tf32 tensor cores, as cuDNN does by default (and PyTorch's
 // convolutions with it).
 struct VendorConv {
@@ -51,6 +53,7 @@ struct VendorConv {
   int padH = 0, padW = 0, strideH = 1, strideW = 1, dilationH = 1, dilationW = 1, groups = 1;
   BufferBinding x, weight;
   std::array<int64_t, 4> xStrides{};
+  bool channelsLastResult = false;
 };
 
 using VendorCall = std::variant<VendorGemm, VendorConv>;

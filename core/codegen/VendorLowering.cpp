@@ -5,6 +5,8 @@
 #include "ops/nn/Window.h"
 
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <limits>
 
 namespace tcx {
@@ -21,25 +23,32 @@ std::optional<BufferBinding> binding(const StridedView& view, int elementBytes) 
   return BufferBinding{view.buffer, view.offset * elementBytes};
 }
 
-// Records `call`, whose result has dims (batch, m, n) row-major, and the
-// kernel that runs the plan kernel's epilogue functor over it.
-void offer(ValueCode& values, VendorCall call, int64_t batch, int64_t m, int64_t n) {
+// Records `call`, whose result has dims (batch, m, n) row-major, or (batch,
+// n, m) with `mInnermost`, and the kernel that runs the plan kernel's
+// epilogue functor over it in that order.
+void offer(ValueCode& values, VendorCall call, int64_t batch, int64_t m, int64_t n, bool mInnermost = false) {
   ModuleBuilder& module = values.module();
   const std::string prefix = values.prefix(), entry = prefix + "vendor_epilogue";
   const int64_t elements = batch * m * n;
   const ElemType type = vendorCallType(call);
   const int staging = module.vendorStaging(elements * elemBytes(type));
+  // 32-bit division by a constant costs several times less than 64-bit.
+  const char* u = elements <= std::numeric_limits<unsigned>::max() ? "unsigned" : "tcx::u64";
+  const std::string walk =
+      mInnermost ? fmt::format("    const {u} u = {u}(i), row = u / {m};\n"
+                               "    {p}Epilogue{{b}}(int(row / {n}), int(u % {m}), int(row % {n}), tcx::to_float(staged[i]));\n",
+                               fmt::arg("u", u), fmt::arg("m", m), fmt::arg("n", n), fmt::arg("p", prefix))
+                 : fmt::format("    const {u} u = {u}(i), row = u / {n};\n"
+                               "    {p}Epilogue{{b}}(int(row / {m}), int(row % {m}), int(u % {n}), tcx::to_float(staged[i]));\n",
+                               fmt::arg("u", u), fmt::arg("m", m), fmt::arg("n", n), fmt::arg("p", prefix));
   module.append(fmt::format(
       "extern \"C\" __global__ void __launch_bounds__(256) {entry}(Buffers b) {{\n"
       "  const {t}* staged = static_cast<const {t}*>({staging});\n"
       "  for (tcx::i64 i = blockIdx.x * 256LL + threadIdx.x; i < {count}LL; i += gridDim.x * 256LL) {{\n"
-      "    const {u} u = {u}(i), row = u / {n};\n"
-      "    {p}Epilogue{{b}}(int(row / {m}), int(row % {m}), int(u % {n}), tcx::to_float(staged[i]));\n"
+      "{walk}"
       "  }}\n}}\n\n",
       fmt::arg("entry", entry), fmt::arg("t", cudaTypeName(type)), fmt::arg("staging", ModuleBuilder::bufferRef(staging)),
-      fmt::arg("count", elements), fmt::arg("n", n), fmt::arg("m", m), fmt::arg("p", prefix),
-      // 32-bit division by a constant costs several times less than 64-bit.
-      fmt::arg("u", elements <= std::numeric_limits<unsigned>::max() ? "unsigned" : "tcx::u64")));
+      fmt::arg("count", elements), fmt::arg("walk", walk)));
   const std::string what = describeVendorCall(call) + ", then its epilogue";
   module.addVendorAlternative(values.planKernelIndex(), std::move(call), staging, entry, elements, what);
 }
@@ -94,7 +103,13 @@ void offerVendorConv(ValueCode& values, const Node& conv, const StridedView& x, 
   for (int d = 3, inner = 1; d >= 0; inner *= int(xs[d--])) c.xStrides[d] = xs[d] == 1 ? inner : x.strides[d];
   for (int64_t s : c.xStrides)
     if (s <= 0 || !fitsInt(s)) return;
-  offer(values, c, c.batch, c.cout, int64_t(c.oh) * c.ow);
+  // Staged as the kernel stores: channels innermost where every output of
+  // the kernel is stored channels-last (plan/Layout.h).
+  const PlanKernel& kernel = values.kernel();
+  c.channelsLastResult = !kernel.outputs.empty() && std::ranges::all_of(kernel.outputs, [&](const TensorAccess& out) {
+    return values.walkOf(out) == Layout::channelsLast(4);
+  });
+  offer(values, c, c.batch, c.cout, int64_t(c.oh) * c.ow, c.channelsLastResult);
 }
 
 } // namespace tcx

@@ -491,13 +491,25 @@ TEST_CASE("an element kernel walks a tensor stored channels-last in its buffer's
     b.output(b.op("Conv", {p, b.constant("w2", Tensor::filled(DType::F32, {6, 6, 1, 1}, 0.2))}));
     return b.finish();
   };
-  auto source = [&](LayoutPolicy layouts) {
+  auto generate = [&](LayoutPolicy layouts) {
     VtcSession s(build(), defaultGpuPreset(), PlanOptions{.layouts = layouts});
     s.select(EdgeConstraintSpecs{});
-    return generateCuda(s.optimizedPlan()).source;
+    return generateCuda(s.optimizedPlan());
   };
-  const std::string channelsLast = source(LayoutPolicy::ChannelsLast), asExported = source(LayoutPolicy::AsExported);
-  CHECK(channelsLast.find("const Index x1 = u % 6u;") != std::string::npos);
-  CHECK(asExported.find("const Index x1 = u % 6u;") == std::string::npos);
-  CHECK(asExported.find("const Index x3 = u % 4u;") != std::string::npos);
+  const GeneratedPlan channelsLast = generate(LayoutPolicy::ChannelsLast), asExported = generate(LayoutPolicy::AsExported);
+  CHECK(channelsLast.source.find("const Index x1 = u % 6u;") != std::string::npos);
+  CHECK(asExported.source.find("const Index x1 = u % 6u;") == std::string::npos);
+  CHECK(asExported.source.find("const Index x3 = u % 4u;") != std::string::npos);
+  // cuDNN's alternative for the first convolution stages its result NHWC,
+  // and the epilogue walks it channel-innermost (6 channels, 64 pixels);
+  // the second's result is the graph output, stored as stated.
+  auto firstConv = [](const GeneratedPlan& g) {
+    REQUIRE(g.vendorAlternatives.size() == 2);
+    return std::get<VendorConv>(g.vendorAlternatives.front().call);
+  };
+  CHECK(firstConv(channelsLast).channelsLastResult);
+  CHECK(!std::get<VendorConv>(channelsLast.vendorAlternatives.back().call).channelsLastResult);
+  CHECK(!firstConv(asExported).channelsLastResult);
+  CHECK(channelsLast.source.find("(int(row / 64), int(u % 6), int(row % 64), ") != std::string::npos);
+  CHECK(asExported.source.find("(int(row / 6), int(row % 6), int(u % 64), ") != std::string::npos);
 }
