@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <string>
 
 namespace tcx {
 
@@ -34,21 +35,21 @@ void offer(ValueCode& values, VendorCall call, int64_t batch, int64_t m, int64_t
   const int staging = module.vendorStaging(elements * elemBytes(type));
   // 32-bit division by a constant costs several times less than 64-bit.
   const char* u = elements <= std::numeric_limits<unsigned>::max() ? "unsigned" : "tcx::u64";
-  const std::string walk =
-      mInnermost ? fmt::format("    const {u} u = {u}(i), row = u / {m};\n"
-                               "    {p}Epilogue{{b}}(int(row / {n}), int(u % {m}), int(row % {n}), tcx::to_float(staged[i]));\n",
-                               fmt::arg("u", u), fmt::arg("m", m), fmt::arg("n", n), fmt::arg("p", prefix))
-                 : fmt::format("    const {u} u = {u}(i), row = u / {n};\n"
-                               "    {p}Epilogue{{b}}(int(row / {m}), int(row % {m}), int(u % {n}), tcx::to_float(staged[i]));\n",
-                               fmt::arg("u", u), fmt::arg("m", m), fmt::arg("n", n), fmt::arg("p", prefix));
+  // i = (batch * rows + row) * inner + innermost: (m, n) with n innermost,
+  // or the two the other way round with mInnermost.
+  const int64_t inner = mInnermost ? m : n, rows = mInnermost ? n : m;
+  const std::string mIndex = (mInnermost ? "u % " : "row % ") + std::to_string(m);
+  const std::string nIndex = (mInnermost ? "row % " : "u % ") + std::to_string(n);
   module.append(fmt::format(
       "extern \"C\" __global__ void __launch_bounds__(256) {entry}(Buffers b) {{\n"
       "  const {t}* staged = static_cast<const {t}*>({staging});\n"
       "  for (tcx::i64 i = blockIdx.x * 256LL + threadIdx.x; i < {count}LL; i += gridDim.x * 256LL) {{\n"
-      "{walk}"
+      "    const {u} u = {u}(i), row = u / {inner};\n"
+      "    {p}Epilogue{{b}}(int(row / {rows}), int({mi}), int({ni}), tcx::to_float(staged[i]));\n"
       "  }}\n}}\n\n",
       fmt::arg("entry", entry), fmt::arg("t", cudaTypeName(type)), fmt::arg("staging", ModuleBuilder::bufferRef(staging)),
-      fmt::arg("count", elements), fmt::arg("walk", walk)));
+      fmt::arg("count", elements), fmt::arg("u", u), fmt::arg("inner", inner), fmt::arg("rows", rows),
+      fmt::arg("mi", mIndex), fmt::arg("ni", nIndex), fmt::arg("p", prefix)));
   const std::string what = describeVendorCall(call) + ", then its epilogue";
   module.addVendorAlternative(values.planKernelIndex(), std::move(call), staging, entry, elements, what);
 }
