@@ -3,8 +3,13 @@
 #include "codegen/CudaTypes.h"
 #include "codegen/ModuleBuilder.h"
 #include "ops/CudaLowering.h"
+#include "plan/StridedView.h"
 
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <limits>
 
 namespace tcx {
 
@@ -111,6 +116,21 @@ std::string regionCopy(const TensorAccess& from, const TensorAccess& to, const E
     return fmt::format("      static_cast<{}*>({})[{}] = v;\n", type, at.buffer, at.offset);
   });
   return code;
+}
+
+Layout storeWalk(const TensorAccess& access, const ExecPlan& plan) {
+  // As-exported buffers keep the walk as stated, and the code as it was.
+  if (access.buffers.size() != 1 || plan.buffers[access.buffers[0]].layout.isIdentity()) return {};
+  const std::optional<StridedView> view = stridedView(access);
+  if (!view) return {};
+  Layout walk;
+  walk.order.resize(view->strides.size());
+  for (size_t d = 0; d < walk.order.size(); ++d) walk.order[d] = static_cast<int>(d);
+  // A dimension of extent 1 has no stride that matters; it stays outermost.
+  const Shape& shape = access.value->type().shape;
+  auto stride = [&](int d) { return shape[d] == 1 ? std::numeric_limits<int64_t>::max() : std::abs(view->strides[d]); };
+  std::stable_sort(walk.order.begin(), walk.order.end(), [&](int a, int b) { return stride(a) > stride(b); });
+  return walk.isIdentity() ? Layout{} : walk;
 }
 
 } // namespace tcx

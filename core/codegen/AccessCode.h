@@ -27,4 +27,12 @@ std::string accessCombine(const TensorAccess& access, const ExecPlan& plan, cons
 // data-movement kernel's body.
 std::string regionCopy(const TensorAccess& from, const TensorAccess& to, const ExecPlan& plan);
 
+// How a kernel storing through `access` walks its index: where the buffer
+// is kept in a layout of its own (plan/Layout.h), in the order of the
+// access's strides, largest first, so that consecutive threads store side
+// by side. That is the buffer's order for the value's own storage, and the
+// same for a slice of it (DenseNet's pools and convolutions store into a
+// channel range of the concatenation they feed, or a copy kernel does).
+Layout storeWalk(const TensorAccess& access, const ExecPlan& plan);
+
 } // namespace tcx

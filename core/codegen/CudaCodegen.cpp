@@ -18,7 +18,7 @@ void emitCopyRegions(const ExecPlan& plan, int index, ModuleBuilder& module) {
   for (size_t i = 0; i < k.outputs.size(); ++i)
     module.addElementKernel(index, ModuleBuilder::kernelPrefix(index) + fmt::format("copy{}", i),
                             k.outputs[i].value->type().shape, regionCopy(k.copyFrom[i], k.outputs[i], plan),
-                            fmt::format("copy {}", k.outputs[i].value->name()));
+                            fmt::format("copy {}", k.outputs[i].value->name()), storeWalk(k.outputs[i], plan));
 }
 
 void emitCompute(const ExecPlan& plan, int index, const CodegenTarget& target, ModuleBuilder& module) {

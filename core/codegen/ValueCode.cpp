@@ -254,13 +254,8 @@ std::string ValueCode::stage(const Node& node, const Value& out, const std::stri
   const std::string body =
       fmt::format("    {} out;\n    {{\n{}    }}\n{}", cudaComputeType(dtype), element, store);
   module_.addElementKernel(index_, entry, shape, body, fmt::format("stage {}", node.describe()),
-                           direct ? walkOf(*direct) : Layout{});
+                           direct ? storeWalk(*direct, plan_) : Layout{});
   return function;
-}
-
-Layout ValueCode::walkOf(const TensorAccess& access) const {
-  const bool itself = access.buffers.size() == 1 && plan_.buffers[access.buffers[0]].tensor == access.value;
-  return itself ? plan_.buffers[access.buffers[0]].layout : Layout{};
 }
 
 // Where the stage of kernel output `out` may store it instead of a scratch
@@ -312,7 +307,7 @@ void ValueCode::storeOutputs() {
                                    call(out.value, indexNames(shape.size())));
     body += accessStore(out, plan_, "v");
     module_.addElementKernel(index_, fmt::format("{}store{}", prefix(), i), shape, body,
-                             fmt::format("store {}", out.value->name()), walkOf(out));
+                             fmt::format("store {}", out.value->name()), storeWalk(out, plan_));
   }
 }
 

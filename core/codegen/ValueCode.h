@@ -55,12 +55,6 @@ public:
   // or null when the kernel computes v.
   const TensorAccess* inputAccess(const Value* v) const;
 
-  // How a kernel storing through `access` walks its index: in the
-  // buffer's order where the access is its value's own storage, kept in a
-  // layout of its own (plan/Layout.h), so that consecutive threads store
-  // side by side.
-  Layout walkOf(const TensorAccess& access) const;
-
   const ExecPlan& plan() const { return plan_; }
   const PlanKernel& kernel() const { return kernel_; }
   ModuleBuilder& module() { return module_; }

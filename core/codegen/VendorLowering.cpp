@@ -1,5 +1,6 @@
 #include "codegen/VendorLowering.h"
 
+#include "codegen/AccessCode.h"
 #include "codegen/CudaCodegen.h"
 #include "ops/OpDef.h"
 #include "ops/nn/Window.h"
@@ -108,7 +109,7 @@ void offerVendorConv(ValueCode& values, const Node& conv, const StridedView& x, 
   // the kernel is stored channels-last (plan/Layout.h).
   const PlanKernel& kernel = values.kernel();
   c.channelsLastResult = !kernel.outputs.empty() && std::ranges::all_of(kernel.outputs, [&](const TensorAccess& out) {
-    return values.walkOf(out) == Layout::channelsLast(4);
+    return storeWalk(out, values.plan()) == Layout::channelsLast(4);
   });
   offer(values, c, c.batch, c.cout, int64_t(c.oh) * c.ow, c.channelsLastResult);
 }

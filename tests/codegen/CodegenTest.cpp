@@ -513,3 +513,33 @@ TEST_CASE("an element kernel walks a tensor stored channels-last in its buffer's
   CHECK(channelsLast.source.find("(int(row / 64), int(u % 6), int(row % 64), ") != std::string::npos);
   CHECK(asExported.source.find("(int(row / 6), int(row % 6), int(u % 64), ") != std::string::npos);
 }
+
+TEST_CASE("a kernel storing into a channel slice of a channels-last concatenation walks the channels innermost",
+          "[codegen][layout]") {
+  // DenseNet's block: the pool's result and a convolution of it are
+  // concatenated along the channels for the next convolution, and VTC has
+  // each store into its slice of the concatenation, which is stored NHWC.
+  // The pool's stage then walks its 4 channels innermost, where it walked
+  // the width while only the value's own storage decided the walk.
+  GraphBuilder b("dense_block");
+  Value* x = b.input("x", DType::F32, {2, 3, 8, 8});
+  Value* c = b.op("Conv", {x, b.constant("w0", Tensor::filled(DType::F32, {4, 3, 3, 3}, 0.1))},
+                  attrs({{"pads", std::vector<int64_t>{1, 1, 1, 1}}}));
+  Value* p = b.op("MaxPool", {b.op("Relu", {c})},
+                  attrs({{"kernel_shape", std::vector<int64_t>{2, 2}}, {"strides", std::vector<int64_t>{2, 2}}}));
+  Value* q = b.op("Conv", {p, b.constant("w1", Tensor::filled(DType::F32, {2, 4, 1, 1}, 0.2))});
+  Value* cat = b.op("Concat", {p, q}, attrs({{"axis", int64_t{1}}}));
+  b.output(b.op("Conv", {cat, b.constant("w2", Tensor::filled(DType::F32, {6, 6, 1, 1}, 0.3))}));
+  VtcSession s(b.finish(), defaultGpuPreset(), PlanOptions{.layouts = LayoutPolicy::ChannelsLast});
+  s.select(EdgeConstraintSpecs{});
+  const ExecPlan& plan = s.optimizedPlan();
+  const PlanBuffer& concatenation = plan.buffers.at(plan.tensorBuffers.at(cat));
+  REQUIRE(concatenation.layout == Layout::channelsLast(4));
+  const std::string source = generateCuda(plan).source;
+  // The pool's stage, then the copy of the convolution's 2 channels into
+  // channels 4 and 5, each walking the channels innermost.
+  const size_t pool = source.find("const Index x1 = u % 4u;\n    const Index x3 = (u / 4u) % 4u;");
+  CHECK(pool != std::string::npos);
+  CHECK(source.find("const Index x1 = u % 6u;\n    const Index x3 = (u / 6u) % 4u;", pool) != std::string::npos);
+  CHECK(source.find("const Index x3 = u % 4u;") == std::string::npos);
+}
