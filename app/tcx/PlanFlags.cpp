@@ -6,7 +6,7 @@ namespace tcx::cli {
 
 namespace {
 
-constexpr std::array kLayoutPolicies{LayoutPolicy::AsExported, LayoutPolicy::ChannelsLast};
+constexpr std::array kLayoutPolicies{LayoutPolicy::AsExported, LayoutPolicy::ChannelsLast, LayoutPolicy::Auto};
 
 } // namespace
 
@@ -22,8 +22,9 @@ void addPlanFlags(CLI::App& command, PlanFlags& flags) {
   std::vector<std::string> names;
   for (LayoutPolicy p : kLayoutPolicies) names.push_back(layoutPolicyName(p));
   command.add_option("--layout", flags.layout,
-                     "How intermediates are stored: as-exported, or channels-last for the 4-D tensors convolutions "
-                     "read and write")
+                     "How intermediates are stored: as-exported; channels-last for the 4-D tensors convolutions "
+                     "read and write; auto (the default): channels-last where the model's convolutions run on cuDNN's "
+                     "channels-last kernels")
       ->check(CLI::IsMember(names));
 }
 

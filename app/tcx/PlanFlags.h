@@ -12,7 +12,7 @@ namespace tcx::cli {
 
 struct PlanFlags {
   bool noDonate = false;
-  std::string layout = layoutPolicyName(LayoutPolicy::AsExported);
+  std::string layout = layoutPolicyName(LayoutPolicy::Auto);
 
   PlanOptions options() const;
 };

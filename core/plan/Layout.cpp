@@ -11,6 +11,7 @@ const char* layoutPolicyName(LayoutPolicy policy) {
   switch (policy) {
   case LayoutPolicy::AsExported: return "as-exported";
   case LayoutPolicy::ChannelsLast: return "channels-last";
+  case LayoutPolicy::Auto: return "auto";
   }
   return "?";
 }

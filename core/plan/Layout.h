@@ -17,6 +17,7 @@ namespace tcx {
 enum class LayoutPolicy {
   AsExported,   // every tensor as the model states it (NCHW for an ONNX convolution)
   ChannelsLast, // 4-D tensors that convolutions read or write store channels innermost
+  Auto,         // ChannelsLast where the model's convolutions favour it (plan/LayoutChoice.cpp), else AsExported
 };
 const char* layoutPolicyName(LayoutPolicy policy);
 

@@ -16,7 +16,7 @@ struct PlanOptions {
   bool donateInputs = true;
   // Which intermediates are stored in another layout than the model states
   // (plan/LayoutChoice.h); their accesses read and write through it.
-  LayoutPolicy layouts = LayoutPolicy::AsExported;
+  LayoutPolicy layouts = LayoutPolicy::Auto;
 };
 
 // Kernels: one per compute kernel, reading and writing through the

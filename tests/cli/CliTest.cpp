@@ -202,6 +202,27 @@ TEST_CASE("tcx export puts a real model's float GEMMs on wgmma for sm_90a only, 
   fs::remove_all(plain);
 }
 
+TEST_CASE("tcx's default layout is channels-last for ResNets and as exported for SqueezeNet and MobileNet",
+          "[cli][layout]") {
+  // LayoutPolicy::Auto: nearly all of ResNet-18's and ResNeXt-50's
+  // convolution work is dense and wide (cuDNN's channels-last kernels), 29%
+  // of SqueezeNet's; MobileNetV3 has depthwise convolutions.
+  const fs::path db = tempDir() / "auto_layout.db";
+  for (const auto& [name, channelsLast] : std::vector<std::pair<std::string, bool>>{
+           {"resnet18", true}, {"resnext50", true}, {"squeezenet", false}, {"mobilenet_v3_small", false}}) {
+    INFO(name);
+    fs::remove(db);
+    const std::string model = std::string(TCX_SOURCE_DIR) + "/models/real/small/" + name + ".dynamo.onnx";
+    REQUIRE(tcxRun("optimize --report " + db.string() + " " + model).exitCode == 0);
+    const int stored = std::stoi(queryOne(db, "SELECT count(*) FROM buffers WHERE layout = 'NHWC' AND plan = 'optimized'"));
+    if (channelsLast)
+      CHECK(stored >= 10);
+    else
+      CHECK(stored == 0);
+  }
+  fs::remove(db);
+}
+
 TEST_CASE("tcx export --layout channels-last has a CNN's convolutions read channels-last x, and nvcc builds it",
           "[cli][export][layout]") {
   const std::string model = std::string(TCX_SOURCE_DIR) + "/models/real/small/resnet18.dynamo.onnx";
@@ -215,7 +236,7 @@ TEST_CASE("tcx export --layout channels-last has a CNN's convolutions read chann
   };
   const fs::path last = tempDir() / "export_nhwc", stated = tempDir() / "export_nchw";
   REQUIRE(tcxRun("export --layout channels-last --out " + last.string() + " " + model).exitCode == 0);
-  REQUIRE(tcxRun("export --out " + stated.string() + " " + model).exitCode == 0);
+  REQUIRE(tcxRun("export --layout as-exported --out " + stated.string() + " " + model).exitCode == 0);
   // Every convolution after the first reads an intermediate, stored with the channel innermost.
   CHECK(channelsLastReads(last) >= 10);
   CHECK(channelsLastReads(stated) == 0);
@@ -231,7 +252,7 @@ TEST_CASE("tcx export --layout channels-last has a CNN's convolutions read chann
   }
   Run bad = tcxRun("export --layout sideways --out " + last.string() + " " + model);
   CHECK(bad.exitCode == 2);
-  CHECK(bad.output.find("--layout: sideways not in {as-exported,channels-last}") != std::string::npos);
+  CHECK(bad.output.find("--layout: sideways not in {as-exported,channels-last,auto}") != std::string::npos);
 #ifdef TCX_NVCC
   CHECK(nvccBuilds(last));
 #endif
