@@ -27,8 +27,7 @@ bool favoursChannelsLast(const FusedKernel& k, const Node& conv, const PointsToG
   if (conv.attrs().getInt("group", 1) != 1 || x.size() != 4 || y.size() != 4 || x[1] < kWide || y[1] < kWide)
     return false;
   if (std::find(k.inputs.begin(), k.inputs.end(), conv.input(0)) == k.inputs.end()) return true;
-  const PointsToGraph::Resolution& r = strategy.resolve(conv.input(0));
-  return stridedView(TensorAccess{conv.input(0), r.mapping, std::vector<int>(r.physical.size(), 0)}).has_value();
+  return stridedView(strategy.resolve(conv.input(0)).mapping).has_value();
 }
 
 bool isDepthwise(const Node& conv) {

@@ -3,7 +3,12 @@
 namespace tcx {
 
 std::optional<StridedView> stridedView(const TensorAccess& access, int groupedDim, int64_t group) {
-  const MappingFunction& m = access.mapping;
+  std::optional<StridedView> view = stridedView(access.mapping, groupedDim, group);
+  if (view) view->buffer = access.buffers.at(view->buffer);
+  return view;
+}
+
+std::optional<StridedView> stridedView(const MappingFunction& m, int groupedDim, int64_t group) {
   if (m.pieces().size() != 1) return std::nullopt;
   const MappingPiece& piece = m.pieces().front();
   if (!piece.where.empty() || piece.source == MappingPiece::kFill) return std::nullopt;
@@ -27,7 +32,7 @@ std::optional<StridedView> stridedView(const TensorAccess& access, int groupedDi
   }
   if (!offset.isAffine()) return std::nullopt;
   StridedView view;
-  view.buffer = access.buffers.at(piece.source);
+  view.buffer = piece.source;
   view.offset = offset.constant();
   for (int d = 0; d < rank; ++d) view.strides.push_back(offset.coefficientOf(d));
   view.groupedDim = groupedDim;

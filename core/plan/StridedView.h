@@ -25,6 +25,9 @@ struct StridedView {
 // groupedDim >= 0, that dimension may (and, if group > 1, must) enter the
 // offset as floor(x / group).
 std::optional<StridedView> stridedView(const TensorAccess& access, int groupedDim = -1, int64_t group = 1);
+// The same of a mapping function alone, before buffers exist (layout
+// choice); `buffer` is then the mapping's source.
+std::optional<StridedView> stridedView(const MappingFunction& mapping, int groupedDim = -1, int64_t group = 1);
 
 // Whether the access is a strided view, plainly or with one dimension grouped
 // by a divisor its offset shows (x_d / g): what the library kernels need of
