@@ -23,7 +23,13 @@ namespace {
 // Plan kernel times from the launches' medians, and the latency in seconds.
 void sumKernelTimes(PlanProfile& p, const ExecPlan& plan, const gpu::GpuPlan& onGpu, const gpu::TimingResult& t,
                     const PlanLatency& estimates) {
-  for (const PlanKernel& k : plan.kernels) p.kernels.push_back({k.name, k.isDataMovement(), 0, 0});
+  for (size_t i = 0; i < plan.kernels.size(); ++i) {
+    KernelTime& k = p.kernels.emplace_back();
+    k.name = plan.kernels[i].name;
+    k.dataMovement = plan.kernels[i].isDataMovement();
+    if (std::optional<gpu::VendorChoice> c = onGpu.vendorChoice(static_cast<int>(i)))
+      k.choice = KernelTime::VendorTiming{c->vendor, c->generatedUs, c->vendorUs, c->cached};
+  }
   const std::vector<gpu::GpuPlan::KernelOwner> owners = onGpu.owners(t.launches);
   for (size_t i = 0; i < t.launches.size(); ++i) {
     KernelTime& k = p.kernels[owners[i].planKernel];
@@ -104,7 +110,7 @@ PlanProfile PlanProfiler::profileOrRaise(const std::string& label, const ExecPla
   std::vector<Tensor> outputs = onGpu.run();
   if (reference) p.check = checkGpuOutputs(plan.kernelGraph->graph(), outputs, reference->outputs);
   onGpu.setInputs(inputs); // a plan may update its inputs in place
-  gpu::TimingResult t = onGpu.time({.repetitions = settings.repetitions, .asGraph = settings.asGraph});
+  gpu::TimingResult t = onGpu.time({.repetitions = settings.repetitions, .asGraph = settings.asGraph, .wall = true});
   p.timingSource = t.source;
   p.totalUs = t.total.medianUs;
   p.wallUs = t.wall.medianUs;

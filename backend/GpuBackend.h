@@ -41,6 +41,14 @@ struct KernelTime {
   int launches = 0;
   double us = 0;
   std::vector<std::string> forms; // each launch's code form, as codegen describes it ("conv 3x3 ...")
+  // For a kernel with a vendor alternative: what choosing timed for each
+  // form (medians, L2 flushed; read from the choices' cache when `cached`).
+  struct VendorTiming {
+    bool vendor = false; // the library call was chosen
+    double generatedUs = 0, vendorUs = 0;
+    bool cached = false;
+  };
+  std::optional<VendorTiming> choice;
 };
 
 struct PlanProfile {

@@ -99,6 +99,7 @@ GpuPlan::GpuPlan(const ExecPlan& plan, GeneratedPlan code, NvrtcCompiler& compil
   }
   arguments_ = bindArguments(code_.launches);
   vendorCalls_.resize(code_.vendorAlternatives.size());
+  choices_.resize(code_.vendorAlternatives.size());
   rebuildSteps();
 }
 
@@ -207,6 +208,7 @@ std::vector<Tensor> GpuPlan::run() {
 
 void GpuPlan::chooseVendorCalls(VendorPolicy policy) {
   releaseVendorResources();
+  std::ranges::fill(choices_, std::nullopt);
   if (policy == VendorPolicy::Never || code_.vendorAlternatives.empty()) return;
   const int staging = code_.vendorStaging();
   vendorStaging_ = DeviceBuffer(static_cast<size_t>(code_.scratchBytes.at(staging - code_.numPlanBuffers)));
@@ -241,6 +243,7 @@ bool GpuPlan::chooseVendorCall(size_t i, int a, VendorPolicy policy, VendorChoic
   const VendorAlternative& alternative = code_.vendorAlternatives[a];
   const std::string key = choiceKey(code_, code_.launches[i], alternative);
   std::optional<VendorChoice> choice = policy == VendorPolicy::Measure ? cache.find(key) : std::nullopt;
+  choices_[a] = choice;
   if (choice && !choice->vendor) return false;
   const VendorWorkspace workspace{vendorWorkspace_.data(), vendorWorkspace_.size()};
   std::unique_ptr<PreparedVendorCall> call;
@@ -261,8 +264,9 @@ bool GpuPlan::chooseVendorCall(size_t i, int a, VendorPolicy policy, VendorChoic
           call->enqueue(stream, workspace);
           modules_->launchEpilogue(a, args, stream);
         },
-        call->algorithm());
+        *call);
     cache.store(key, *choice);
+    choices_[a] = choice;
   }
   if (choice && !choice->vendor) return false;
   vendorCalls_[a] = std::move(call);
@@ -280,6 +284,12 @@ void GpuPlan::releaseVendorResources() {
 
 size_t GpuPlan::vendorCallsChosen() const {
   return std::ranges::count_if(vendorCalls_, [](const auto& call) { return call != nullptr; });
+}
+
+std::optional<VendorChoice> GpuPlan::vendorChoice(int planKernel) const {
+  for (size_t a = 0; a < code_.vendorAlternatives.size(); ++a)
+    if (code_.vendorAlternatives[a].planKernel == planKernel) return choices_[a];
+  return std::nullopt;
 }
 
 int64_t GpuPlan::scratchBytes() const {

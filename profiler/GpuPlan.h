@@ -49,6 +49,10 @@ public:
   void chooseVendorCalls(VendorPolicy policy);
   // How many plan kernels run a vendor call.
   size_t vendorCallsChosen() const;
+  // What choosing timed for plan kernel `planKernel`'s two forms, measured
+  // or read from the cache; none where it has no vendor alternative, the
+  // library refused the call, or the policy did not measure.
+  std::optional<VendorChoice> vendorChoice(int planKernel) const;
   // Device bytes the plan's scratch takes as allocated: the generated
   // code's, and the vendor calls' staging and workspace if any was chosen.
   int64_t scratchBytes() const;
@@ -105,6 +109,7 @@ private:
   // Where vendor calls stage their results and work (allocated only for a choice).
   DeviceBuffer vendorStaging_, vendorWorkspace_;
   std::vector<std::unique_ptr<PreparedVendorCall>> vendorCalls_; // per alternative; null: generated code runs
+  std::vector<std::optional<VendorChoice>> choices_;              // per alternative, as vendorChoice says
 };
 
 } // namespace tcx::gpu

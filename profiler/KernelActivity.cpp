@@ -82,6 +82,19 @@ void KernelActivity::enable() {
                succeeded(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), "cuptiActivityEnable");
 }
 
+void KernelActivity::pause() {
+  if (CUptiResult result = cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL); result != CUPTI_SUCCESS)
+    raise(ErrorKind::Internal, "cuptiActivityDisable: {}", cuptiError(result));
+}
+
+void KernelActivity::resume() noexcept {
+  // A timer then falls back to cudaEvents, saying why (available()).
+  if (CUptiResult result = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL); result != CUPTI_SUCCESS) {
+    available_ = false;
+    reason_ = fmt::format("cuptiActivityEnable after a pause: {}", cuptiError(result));
+  }
+}
+
 void KernelActivity::beginCapture() {
   TCX_CHECK(!openCapture, ErrorKind::Internal, "nested CUPTI captures on one thread");
   openCapture = new std::vector<uint32_t>();

@@ -57,6 +57,13 @@ public:
   // particular order. Raises Internal if CUPTI dropped records.
   std::vector<KernelRecord> collect();
 
+  // Kernel records off until resume(). CUPTI's kernel tracing costs every
+  // launch time (about a microsecond a kernel of a graph), which a wall time
+  // as a caller sees it must not include. Records of kernels that ran before
+  // stay, but collect() them first: pausing may hold back their delivery.
+  void pause();
+  void resume() noexcept;
+
   // Keeps the wanted kernel records of an activity buffer; for CUPTI's
   // buffer-completed callback.
   void addRecords(uint8_t* buffer, size_t validBytes);

@@ -172,18 +172,12 @@ void KernelTimer::prepare(const Repetition& repetition) {
 TimingResult KernelTimer::timeWithCupti(const Repetition& repetition) {
   KernelActivity& activity = KernelActivity::instance();
   std::unordered_map<uint32_t, int> repetitionOf;
-  Event start;
-  Event end;
-  std::vector<double> walls;
   for (int r = 0; r < options_.repetitions; ++r) {
     if (options_.flushL2) l2Flush_.flush(stream_);
     CaptureScope capture(activity);
-    start.record(stream_);
     repetition();
-    end.record(stream_);
     for (uint32_t id : capture.finish()) repetitionOf[id] = r;
     checkCuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
-    walls.push_back(end.usSince(start));
   }
   std::vector<std::vector<KernelRecord>> kernels(options_.repetitions);
   for (KernelRecord& record : activity.collect()) {
@@ -221,9 +215,29 @@ TimingResult KernelTimer::timeWithCupti(const Repetition& repetition) {
   result.source = "cupti";
   result.launches = launchTimings(names, samples);
   result.total = summarize(std::move(totals));
-  result.wall = summarize(std::move(walls));
+  result.wall = options_.wall ? summarize(untracedWalls(repetition)) : result.total;
   result.lastRun = std::move(kernels.back());
   return result;
+}
+
+std::vector<double> KernelTimer::untracedWalls(const Repetition& repetition) {
+  struct PausedTracing {
+    explicit PausedTracing(KernelActivity& activity) : activity(activity) { activity.pause(); }
+    ~PausedTracing() { activity.resume(); }
+    KernelActivity& activity;
+  } paused(KernelActivity::instance());
+  Event start;
+  Event end;
+  std::vector<double> walls;
+  for (int r = 0; r < options_.repetitions; ++r) {
+    if (options_.flushL2) l2Flush_.flush(stream_);
+    start.record(stream_);
+    repetition();
+    end.record(stream_);
+    checkCuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
+    walls.push_back(end.usSince(start));
+  }
+  return walls;
 }
 
 TimingResult KernelTimer::timeWithEvents(const Repetition& repetition) {

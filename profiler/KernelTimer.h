@@ -31,6 +31,9 @@ struct TimerOptions {
   // Capture the launches into a CUDA graph once (stream capture) and time
   // launches of the graph. With cudaEvents only the total is measured then.
   bool asGraph = false;
+  // With CUPTI, also time TimingResult::wall, in repetitions of their own
+  // with tracing paused; otherwise wall is the traced first-to-last-kernel span.
+  bool wall = false;
 };
 
 struct LaunchTiming {
@@ -49,7 +52,9 @@ struct TimingResult {
   TimingStats total;
   // Per repetition: cudaEvents recorded on the stream before and after it
   // (around the graph launch with asGraph): the wall time of one run as its
-  // caller sees it, launch gaps and overheads included.
+  // caller sees it, launch gaps and overheads included. With CUPTI these are
+  // repetitions of their own, run with kernel tracing paused
+  // (TimerOptions::wall).
   TimingStats wall;
   // The kernels of the last repetition, for a trace (Trace.h); with
   // cudaEvents the times count from the start of that repetition.
@@ -78,6 +83,8 @@ private:
   void prepare(const Repetition& repetition);
   TimingResult timeWithCupti(const Repetition& repetition);
   TimingResult timeWithEvents(const Repetition& repetition);
+  // One wall time per repetition, CUPTI's tracing paused.
+  std::vector<double> untracedWalls(const Repetition& repetition);
 
   TimerOptions options_;
   cudaStream_t stream_ = nullptr;

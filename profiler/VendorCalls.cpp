@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <span>
 
 namespace tcx::gpu {
 
@@ -115,11 +116,12 @@ struct PreparedVendorCall::Conv {
 
 PreparedVendorCall::PreparedVendorCall(const VendorCall& call, const std::vector<void*>& addresses, void* staged,
                                        VendorWorkspace search, VendorAlgorithm algorithm)
-    : call_(call), staged_(staged), algorithm_(algorithm) {
+    : call_(call), staged_(staged) {
   try {
     if (const auto* g = std::get_if<VendorGemm>(&call_)) {
       a_ = at(addresses, g->a);
       b_ = at(addresses, g->b);
+      algorithm_ = algorithm;
       workspaceBytes_ = kBlasWorkspaceBytes;
       return;
     }
@@ -127,7 +129,7 @@ PreparedVendorCall::PreparedVendorCall(const VendorCall& call, const std::vector
     a_ = at(addresses, c.x);
     b_ = at(addresses, c.weight);
     conv_ = std::make_unique<Conv>(c);
-    if (!algorithm_.chosen()) {
+    if (!algorithm.chosen()) {
       // cudnnFind runs every algorithm on these buffers and sorts them by time.
       cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
       int returned = 0;
@@ -136,22 +138,33 @@ PreparedVendorCall::PreparedVendorCall(const VendorCall& call, const std::vector
                                                         conv_->y, staged_, CUDNN_CONVOLUTION_FWD_ALGO_COUNT,
                                                         &returned, perf, search.data, search.bytes),
                  "cudnnFindConvolutionForwardAlgorithmEx");
-      const auto best = std::find_if(perf, perf + returned, [&](const cudnnConvolutionFwdAlgoPerf_t& p) {
-        return p.status == CUDNN_STATUS_SUCCESS && p.memory <= search.bytes;
-      });
-      TCX_CHECK(best != perf + returned, ErrorKind::Device, "cuDNN has no algorithm that fits {} bytes of workspace",
+      for (const cudnnConvolutionFwdAlgoPerf_t& p : std::span(perf, static_cast<size_t>(returned)))
+        if (p.status == CUDNN_STATUS_SUCCESS && p.memory <= search.bytes)
+          ranked_.push_back({static_cast<int>(p.algo), static_cast<int>(p.mathType)});
+      TCX_CHECK(!ranked_.empty(), ErrorKind::Device, "cuDNN has no algorithm that fits {} bytes of workspace",
                 search.bytes);
-      algorithm_ = {static_cast<int>(best->algo), static_cast<int>(best->mathType)};
+      algorithm = ranked_.front();
     }
-    checkCudnn(cudnnSetConvolutionMathType(conv_->conv, static_cast<cudnnMathType_t>(algorithm_.mathType)),
-               "cudnnSetConvolutionMathType");
-    checkCudnn(cudnnGetConvolutionForwardWorkspaceSize(dnnHandle(), conv_->x, conv_->w, conv_->conv, conv_->y,
-                                                       static_cast<cudnnConvolutionFwdAlgo_t>(algorithm_.algorithm),
-                                                       &workspaceBytes_),
-               "cudnnGetConvolutionForwardWorkspaceSize");
+    use(algorithm);
   } catch (const Error& e) {
     throw e.withContext(describeVendorCall(call_));
   }
+}
+
+std::vector<VendorAlgorithm> PreparedVendorCall::candidates(size_t count) const {
+  if (ranked_.empty()) return {algorithm_};
+  return {ranked_.begin(), ranked_.begin() + static_cast<std::ptrdiff_t>(std::min(count, ranked_.size()))};
+}
+
+void PreparedVendorCall::use(VendorAlgorithm algorithm) {
+  algorithm_ = algorithm;
+  if (!conv_) return;
+  checkCudnn(cudnnSetConvolutionMathType(conv_->conv, static_cast<cudnnMathType_t>(algorithm_.mathType)),
+             "cudnnSetConvolutionMathType");
+  checkCudnn(cudnnGetConvolutionForwardWorkspaceSize(dnnHandle(), conv_->x, conv_->w, conv_->conv, conv_->y,
+                                                     static_cast<cudnnConvolutionFwdAlgo_t>(algorithm_.algorithm),
+                                                     &workspaceBytes_),
+             "cudnnGetConvolutionForwardWorkspaceSize");
 }
 
 PreparedVendorCall::~PreparedVendorCall() = default;

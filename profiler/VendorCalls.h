@@ -35,8 +35,8 @@ public:
   // (GeneratedPlan numbering), writing to `staged`. A convolution without a
   // chosen `algorithm` has cuDNN time every algorithm that fits `search` on
   // these buffers and takes the fastest (so the buffers are read and
-  // `staged` written). Raises Device when the library refuses the call or
-  // has no algorithm for it.
+  // `staged` written); candidates() keeps its ranking. Raises Device when
+  // the library refuses the call or has no algorithm for it.
   PreparedVendorCall(const VendorCall& call, const std::vector<void*>& addresses, void* staged,
                      VendorWorkspace search, VendorAlgorithm algorithm = {});
   ~PreparedVendorCall();
@@ -47,6 +47,14 @@ public:
   void enqueue(cudaStream_t stream, VendorWorkspace workspace);
   const VendorAlgorithm& algorithm() const { return algorithm_; }
   size_t workspaceBytes() const { return workspaceBytes_; }
+  // The algorithms cuDNN's search ranked fastest, its first `count` that ran
+  // within the workspace, in its order: that order comes from one run of
+  // each and has put an algorithm several times slower than the next first
+  // (docs/benchmarks.md), so a caller that can time them should. Just the
+  // algorithm in use for a GEMM, or where nothing was searched.
+  std::vector<VendorAlgorithm> candidates(size_t count) const;
+  // Switches a convolution to `algorithm` (one of candidates()).
+  void use(VendorAlgorithm algorithm);
 
 private:
   struct Conv;
@@ -56,6 +64,7 @@ private:
   const void* a_ = nullptr; // A or x
   const void* b_ = nullptr; // B or the filters
   VendorAlgorithm algorithm_;
+  std::vector<VendorAlgorithm> ranked_; // cuDNN's search, fastest first
   size_t workspaceBytes_ = 0;
   std::unique_ptr<Conv> conv_; // cuDNN's descriptors, for a convolution
 };

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <limits>
 
 namespace tcx::gpu {
 
@@ -49,10 +50,18 @@ void VendorChoiceCache::store(const std::string& key, const VendorChoice& choice
 }
 
 VendorChoice measureVendorChoice(KernelTimer& timer, const std::function<void(cudaStream_t)>& generated,
-                                 const std::function<void(cudaStream_t)>& vendor, VendorAlgorithm algorithm) {
-  VendorChoice choice{.algorithm = algorithm};
+                                 const std::function<void(cudaStream_t)>& vendor, PreparedVendorCall& call) {
+  VendorChoice choice;
   choice.generatedUs = timer.time(generated).total.medianUs;
-  choice.vendorUs = timer.time(vendor).total.medianUs;
+  choice.vendorUs = std::numeric_limits<double>::infinity();
+  for (const VendorAlgorithm& algorithm : call.candidates(kTimedAlgorithms)) {
+    call.use(algorithm);
+    if (const double us = timer.time(vendor).total.medianUs; us < choice.vendorUs) {
+      choice.vendorUs = us;
+      choice.algorithm = algorithm;
+    }
+  }
+  call.use(choice.algorithm);
   choice.vendor = choice.vendorUs < choice.generatedUs;
   return choice;
 }

@@ -45,11 +45,16 @@ private:
 // kernel of tens of microseconds, the L2 flushed before each.
 TimerOptions vendorSelectionTimer();
 
+// How many of cuDNN's ranked algorithms a choice times itself
+// (PreparedVendorCall::candidates).
+constexpr size_t kTimedAlgorithms = 3;
+
 // Times one run of each form (each enqueues its launches on the stream it
-// is given) from the first kernel's start to the last one's end, and keeps
-// the vendor call where its median is lower. `algorithm` is recorded with
-// the choice.
+// is given) from the first kernel's start to the last one's end: the
+// generated code, and the vendor call under each of `call`'s candidates.
+// Keeps the vendor call, on its fastest algorithm (which `call` is left on
+// and the choice records), where its median is lower.
 VendorChoice measureVendorChoice(KernelTimer& timer, const std::function<void(cudaStream_t)>& generated,
-                                 const std::function<void(cudaStream_t)>& vendor, VendorAlgorithm algorithm);
+                                 const std::function<void(cudaStream_t)>& vendor, PreparedVendorCall& call);
 
 } // namespace tcx::gpu

@@ -63,6 +63,23 @@ nlohmann::json toJson(const std::optional<GpuCheck>& check) {
 
 std::string describe(const std::optional<GpuCheck>& check) { return check ? check->describe() : "not checked"; }
 
+nlohmann::json toJson(const std::optional<backend::KernelTime::VendorTiming>& choice) {
+  if (!choice) return nullptr;
+  return {{"form", choice->vendor ? "vendor" : "generated"},
+          {"generated_us", choice->generatedUs},
+          {"vendor_us", choice->vendorUs},
+          {"cached", choice->cached}};
+}
+
+// " (cuBLAS/cuDNN chosen: 10.7 us against 26.0 us generated)".
+std::string describe(const std::optional<backend::KernelTime::VendorTiming>& choice) {
+  if (!choice) return "";
+  return fmt::format(" ({} chosen: {:.1f} us against {:.1f} us {}{})", choice->vendor ? "cuBLAS/cuDNN" : "generated",
+                     choice->vendor ? choice->vendorUs : choice->generatedUs,
+                     choice->vendor ? choice->generatedUs : choice->vendorUs, choice->vendor ? "generated" : "on the library",
+                     choice->cached ? ", from the cache" : "");
+}
+
 nlohmann::json toJson(const backend::PlanProfile& p) {
   nlohmann::json kernels = nlohmann::json::array();
   for (const backend::KernelTime& k : p.kernels)
@@ -70,7 +87,8 @@ nlohmann::json toJson(const backend::PlanProfile& p) {
                        {"category", k.dataMovement ? "data_movement" : "compute"},
                        {"launches", k.launches},
                        {"forms", k.forms},
-                       {"us", k.us}});
+                       {"us", k.us},
+                       {"choice", toJson(k.choice)}});
   return {{"strategy", p.label},          {"latency_us", p.totalUs},       {"data_movement_us", p.dataMovementUs},
           {"wall_us", p.wallUs},          {"wall_spread_us", p.wallSpreadUs}, {"cuda_graph", p.graph},
           {"compute_us", p.computeUs},    {"compile_ms", p.compileMs},     {"timing_source", p.timingSource},
@@ -99,8 +117,8 @@ void printText(const backend::PlanProfile& p) {
              formatBytes(p.extraBytes), describe(p.check), p.vendorCalls, p.vendorAlternatives,
              p.vendorChoiceMs / 1000);
   for (const backend::KernelTime& k : p.kernels)
-    fmt::print("  {:>10.1f} us  {:<13} {:>2} launch{} {}: {}\n", k.us, k.dataMovement ? "data movement" : "compute",
-               k.launches, k.launches == 1 ? " " : "es", k.name, fmt::join(k.forms, "; "));
+    fmt::print("  {:>10.1f} us  {:<13} {:>2} launch{} {}: {}{}\n", k.us, k.dataMovement ? "data movement" : "compute",
+               k.launches, k.launches == 1 ? " " : "es", k.name, fmt::join(k.forms, "; "), describe(k.choice));
 }
 
 int profile(const ProfileOptions& opts) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Prints one line per plan of a `tcx profile --json` answer read from stdin (wall time per inference, kernel span,
-cold compile time, the check against the CPU reference) and its five slowest kernels, labelled with argv[1]."""
+cold compile time, the check against the CPU reference) and its five slowest kernels (with what choosing
+between generated code and a library call timed for each form), labelled with argv[1]."""
 
 import json
 import sys
@@ -22,7 +23,10 @@ def main():
               f"extra memory {p.get('extra_memory_bytes', 0) / 2**20:.1f} MiB")
         for k in sorted(p["kernels"], key=lambda k: -k["us"])[:5]:
             forms = "; ".join(k["forms"])[:110]
-            print(f"    {k['us']:8.1f} us x{k['launches']:<3} {k['name'][:60]}: {forms}")
+            choice = k.get("choice")
+            chosen = (f" [{choice['form']}: generated {choice['generated_us']:.1f} us, library {choice['vendor_us']:.1f}]"
+                      if choice else "")
+            print(f"    {k['us']:8.1f} us x{k['launches']:<3} {k['name'][:60]}: {forms}{chosen}")
 
 
 if __name__ == "__main__":

@@ -63,6 +63,7 @@ void print(const TimingResult& result) {
                 launch.stats.medianUs, launch.stats.minUs, launch.stats.maxUs, launch.stats.spreadUs());
   std::printf("  total    median %8.2f us  min %8.2f  max %8.2f  p10-p90 %6.2f\n", result.total.medianUs,
               result.total.minUs, result.total.maxUs, result.total.spreadUs());
+  std::printf("  wall     median %8.2f us  p10-p90 %6.2f\n", result.wall.medianUs, result.wall.spreadUs());
 }
 
 void checkThreeLaunches(const TimingResult& result) {
@@ -112,6 +113,23 @@ TEST_CASE("CUPTI times the kernels of a CUDA graph", "[profiler][gpu][timer]") {
   CHECK(result.graph);
   checkThreeLaunches(result);
   CHECK(result.lastRun[0].graphId != 0);
+}
+
+// The wall time runs untraced, in repetitions of its own; tracing is back on
+// for the next timing.
+TEST_CASE("a graph's wall time is timed with CUPTI's tracing paused", "[profiler][gpu][timer]") {
+  REQUIRE(KernelActivity::instance().available());
+  ThreeLaunches launches;
+  KernelTimer timer(TimerOptions{.asGraph = true, .wall = true});
+  TimingResult result = timer.time(std::ref(launches));
+  print(result);
+  double kernels = 0;
+  for (const LaunchTiming& launch : result.launches) kernels += launch.stats.medianUs;
+  CHECK(result.wall.medianUs > 0.8 * kernels);
+  CHECK(result.wall.medianUs != result.total.medianUs);
+  TimingResult again = timer.time(std::ref(launches));
+  CHECK(again.source == "cupti");
+  checkThreeLaunches(again);
 }
 
 TEST_CASE("one timed run becomes a Chrome trace", "[profiler][gpu][trace]") {

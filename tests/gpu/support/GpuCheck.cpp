@@ -12,6 +12,27 @@
 
 namespace tcx::test {
 
+namespace {
+
+// Every alternative measured (or read from the cache) reports both forms'
+// times, and the faster form is the one that runs.
+void requireChoicesAsTimed(const gpu::GpuPlan& onGpu) {
+  size_t timed = 0, vendor = 0;
+  for (const VendorAlternative& a : onGpu.code().vendorAlternatives) {
+    std::optional<gpu::VendorChoice> choice = onGpu.vendorChoice(a.planKernel);
+    if (!choice) continue; // the library refused the call
+    ++timed;
+    vendor += choice->vendor;
+    CHECK(choice->generatedUs > 0);
+    CHECK(choice->vendorUs > 0);
+    CHECK(choice->vendor == (choice->vendorUs < choice->generatedUs));
+  }
+  CHECK(timed > 0);
+  CHECK(vendor == onGpu.vendorCallsChosen());
+}
+
+} // namespace
+
 void requireMatchesReference(const VtcSession& session, const ExecPlan& plan, uint64_t seed, VendorPolicy vendor) {
   auto inputs = randomInputs(session.graph(), seed);
   ExecutionResult ref = ReferenceExecutor(session.graph()).run(inputs);
@@ -21,6 +42,7 @@ void requireMatchesReference(const VtcSession& session, const ExecPlan& plan, ui
   if (vendor != VendorPolicy::Never) {
     onGpu.chooseVendorCalls(vendor);
     if (vendor == VendorPolicy::Always) REQUIRE(onGpu.vendorCallsChosen() == onGpu.code().vendorAlternatives.size());
+    if (vendor == VendorPolicy::Measure) requireChoicesAsTimed(onGpu);
     onGpu.setInputs(inputs); // choosing ran the plan
   }
   onGpu.poison();
