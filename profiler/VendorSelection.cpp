@@ -20,7 +20,10 @@ VendorChoiceCache::VendorChoiceCache() {
 }
 
 std::string VendorChoiceCache::pathFor(const std::string& key) const {
-  return fmt::format("{}/{:016x}.txt", dir_, fnv1a(gpuInfo().describe() + "\n" + key));
+  // How a choice is measured is part of what it depends on: choices cached
+  // before cuDNN's first kTimedAlgorithms were timed kept cudnnFind's first.
+  return fmt::format("{}/{:016x}.txt", dir_,
+                     fnv1a(fmt::format("{}\ntimed algorithms {}\n{}", gpuInfo().describe(), kTimedAlgorithms, key)));
 }
 
 std::optional<VendorChoice> VendorChoiceCache::find(const std::string& key) {
