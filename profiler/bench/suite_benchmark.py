@@ -132,6 +132,7 @@ def main():
                            for v in ["eager", "compile", "reduce-overhead", "max-autotune"])
         tcx_cell = f"{tcx[0]:.1f} (±{tcx[1] / 2:.1f}, compiled in {tcx[2] / 1000:.1f} s)" if tcx else "failed"
         verdict = "-" if ratio is None else f"{ratio:.2f}x" + (" (slower)" if ratio < 1 else "")
+        # suite_table.py reads these rows back (its ROW pattern): keep the two in step.
         row = f"| {name}.{opts.exporter} ({opts.size}) | {tcx_cell} | {cells} | {best[0] if best else '-'} | {verdict} |"
         print(row, flush=True)
         rows.append(row)
