@@ -154,6 +154,20 @@ bool preferBlockFold(const CudaBlockFold& fold, int64_t outputs) {
 // every lane busy where a block would idle most of its threads at the tree.
 bool preferRowKernel(const CudaRowForm& row) { return row.rowWise && row.rowCount() >= kMinFolded; }
 
+// A warp's fold of a row is a chain of rowCount / 32 loads per statistic on
+// each lane; a block per row cuts it to rowCount / 256 and a barrier tree.
+// Where rows are many the warps of one multiprocessor overlap their chains
+// and the warp form wins by skipping the barriers; where they are few (a
+// batch-1 LayerNorm over 49 to 197 tokens) each warp's chain is the kernel's
+// time and the block form, on more multiprocessors, is several times faster.
+// Rows shorter than a block always fold a warp each.
+constexpr int64_t kBlockRow = 256;
+constexpr int64_t kWarpRowsPerSm = 16;
+bool preferWarpRow(const CudaRowForm& row, int64_t rows, int smCount) {
+  if (row.rowCount() > kWarpRow) return false;
+  return row.rowCount() < kBlockRow || rows >= kWarpRowsPerSm * smCount;
+}
+
 // The device function `name` that reads a stage's scratch buffer.
 std::string loadFunction(const std::string& name, DType dtype, const Shape& shape, int scratch,
                          const std::string& offset) {
@@ -241,7 +255,7 @@ std::string ValueCode::stage(const Node& node, const Value& out, const std::stri
       return function;
     }
     if (preferRowKernel(row)) {
-      if (row.rowCount() <= kWarpRow)
+      if (preferWarpRow(row, numElements(shape) / row.rowCount(), target_.smCount))
         module_.addWarpRowKernel(index_, entry, row, cudaComputeType(dtype), store,
                                  fmt::format("stage {} (a warp per row)", node.describe()));
       else
