@@ -1,6 +1,6 @@
 #include "codegen/ValueCode.h"
-
 #include "codegen/AccessCode.h"
+#include "codegen/CudaCodegen.h"
 #include "codegen/CudaTypes.h"
 #include "codegen/GemmLowering.h"
 #include "ops/OpDef.h"
