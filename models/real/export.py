@@ -2,9 +2,11 @@
 """Exports tcx's real-model suite: PyTorch models from their own libraries
 (transformers, torchvision, and a Meta-style Llama-3 decode step), through
 torch.onnx.export with both the TorchScript and the dynamo exporter where each
-works, as users export them. Float weights become graph inputs so the files
-stay small (tcx feeds them random values); integer buffers (position ids, masks,
-index tables) stay in the file.
+works, as users export them. Float weights (the modules' parameters and
+buffers, and any float constant over 64 KiB) become graph inputs so the files
+stay small (tcx feeds them random values); smaller float constants the forward
+computes and integer buffers (position ids, masks, index tables) stay in the
+file.
 
 Three sizes per model:
   small/  the same architecture at a width and input size that tcx's CPU tests
@@ -33,7 +35,7 @@ import onnx
 import torch
 import torchvision
 import transformers
-from onnx import helper
+from onnx import helper, numpy_helper
 
 # Token ids per size: (batch, sequence length).
 TOKENS = {"small": (1, 8), "full": (1, 16), "serve": (8, 128)}
@@ -47,15 +49,25 @@ FLOAT_TYPES = (onnx.TensorProto.FLOAT, onnx.TensorProto.FLOAT16, onnx.TensorProt
                onnx.TensorProto.DOUBLE)
 
 
-def lift_float_initializers(path: Path) -> int:
-    """Turns every float initializer into a graph input; returns how many.
-    Integer and boolean initializers (index buffers, masks) stay constant."""
+# A float initializer that is none of the module's parameters or buffers is a
+# constant the forward computed at export time (Swin's shifted-window mask,
+# a scale). Users' exports keep those in the file and tcx folds them; only
+# large ones are lifted, to keep the files small.
+KEEP_BYTES = 64 * 1024
+
+
+def lift_float_initializers(path: Path, weights: set) -> int:
+    """Turns the float initializers named in `weights` (the module's
+    parameters and buffers), and any other over KEEP_BYTES, into graph
+    inputs; returns how many. Smaller float constants, and integer and
+    boolean initializers (index buffers, masks), stay constant."""
     model = onnx.load(str(path), load_external_data=True)
     graph = model.graph
     kept, lifted = [], 0
     inputs = {i.name for i in graph.input}
     for t in graph.initializer:
-        if t.data_type in FLOAT_TYPES and len(t.dims) > 0:
+        size = numpy_helper.to_array(t).nbytes
+        if t.data_type in FLOAT_TYPES and len(t.dims) > 0 and (t.name in weights or size > KEEP_BYTES):
             if t.name not in inputs:
                 graph.input.append(helper.make_tensor_value_info(t.name, t.data_type, list(t.dims)))
             lifted += 1
@@ -257,7 +269,9 @@ def export_one(model, args, path: Path, exporter: str):
         torch.onnx.export(model, args, str(path), dynamo=False, opset_version=17)
     else:
         torch.onnx.export(model, args, str(path), dynamo=True, external_data=False)
-    return lift_float_initializers(path)
+    weights = {name for name, _ in model.named_parameters(remove_duplicate=False)}
+    weights |= {name for name, _ in model.named_buffers(remove_duplicate=False)}
+    return lift_float_initializers(path, weights)
 
 
 def main():
