@@ -33,7 +33,7 @@ OpCase layerNormCase(DType dtype) {
             // channels): 32 rows a block on the GPU, the last block part empty.
             b.output(b.op("LayerNormalization", {feed(b, "wide", dtype, {4200, 20}, Feed::Transposed),
                                                  b.input("w_scale", dtype, {20}), b.input("w_bias", dtype, {20})}));
-            // Rows of BERT's hidden size: a warp per row on the GPU.
+            // Rows of BERT's hidden size: five rows, too few to keep the GPU busy a warp each, so a block per row.
             b.output(b.op("LayerNormalization", {b.input("hidden", dtype, {5, 768}), b.input("h_scale", dtype, {768}),
                                                  b.input("h_bias", dtype, {768})}));
             return b.finish();
