@@ -28,7 +28,8 @@ void sumKernelTimes(PlanProfile& p, const ExecPlan& plan, const gpu::GpuPlan& on
     k.name = plan.kernels[i].name;
     k.dataMovement = plan.kernels[i].isDataMovement();
     if (std::optional<gpu::VendorChoice> c = onGpu.vendorChoice(static_cast<int>(i)))
-      k.choice = KernelTime::VendorTiming{c->vendor, c->generatedUs, c->vendorUs, c->cached};
+      k.choice = KernelTime::VendorTiming{c->vendor, c->generatedUs, c->vendorUs, c->cached,
+                                          c->algorithm.algorithm == gpu::VendorAlgorithm::kAsGemm};
   }
   const std::vector<gpu::GpuPlan::KernelOwner> owners = onGpu.owners(t.launches);
   for (size_t i = 0; i < t.launches.size(); ++i) {

@@ -47,6 +47,7 @@ struct KernelTime {
     bool vendor = false; // the library call was chosen
     double generatedUs = 0, vendorUs = 0;
     bool cached = false;
+    bool asGemm = false; // the library form timed is a 1x1 convolution as a cuBLAS GEMM (convolutionAsGemm)
   };
   std::optional<VendorTiming> choice;
 };

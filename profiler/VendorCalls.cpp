@@ -68,6 +68,26 @@ const char* at(const std::vector<void*>& addresses, const BufferBinding& binding
   return static_cast<const char*>(addresses.at(binding.buffer)) + binding.byteOffset;
 }
 
+// Row-major staged = A B is column-major staged^T = B^T A^T (VendorCall.h).
+void enqueueGemm(const VendorGemm& g, const void* a, const void* b, void* staged, cudaStream_t stream,
+                 VendorWorkspace workspace, const VendorCall& call) {
+  const float one = 1.0f, zero = 0.0f;
+  const BlasOperand x = *blasOperand(g.k, g.n, g.bStrides[1], g.bStrides[2]);
+  const BlasOperand y = *blasOperand(g.m, g.k, g.aStrides[1], g.aStrides[2]);
+  const cudaDataType_t type = blasType(g.type);
+  cublasHandle_t h = blasHandle();
+  checkCublas(cublasSetStream(h, stream), "cublasSetStream");
+  checkCublas(cublasSetWorkspace(h, workspace.data, kBlasWorkspaceBytes), "cublasSetWorkspace");
+  checkCublas(cublasGemmStridedBatchedEx(h, x.transposed ? CUBLAS_OP_T : CUBLAS_OP_N,
+                                         y.transposed ? CUBLAS_OP_T : CUBLAS_OP_N, g.n, g.m, g.k, &one, b, type,
+                                         int(x.ld), g.bStrides[0], a, type, int(y.ld), g.aStrides[0], &zero, staged,
+                                         type, g.n, int64_t(g.m) * g.n, g.batch,
+                                         g.tf32 && g.type == ElemType::F32 ? CUBLAS_COMPUTE_32F_FAST_TF32
+                                                                          : CUBLAS_COMPUTE_32F,
+                                         CUBLAS_GEMM_DEFAULT),
+              describeVendorCall(call));
+}
+
 } // namespace
 
 struct PreparedVendorCall::Conv {
@@ -119,8 +139,9 @@ PreparedVendorCall::PreparedVendorCall(const VendorCall& call, const std::vector
     : call_(call), staged_(staged) {
   try {
     if (const auto* g = std::get_if<VendorGemm>(&call_)) {
-      a_ = at(addresses, g->a);
-      b_ = at(addresses, g->b);
+      gemm_ = *g;
+      gemmA_ = at(addresses, g->a);
+      gemmB_ = at(addresses, g->b);
       algorithm_ = algorithm;
       workspaceBytes_ = kBlasWorkspaceBytes;
       return;
@@ -128,6 +149,10 @@ PreparedVendorCall::PreparedVendorCall(const VendorCall& call, const std::vector
     const auto& c = std::get<VendorConv>(call_);
     a_ = at(addresses, c.x);
     b_ = at(addresses, c.weight);
+    if ((gemm_ = convolutionAsGemm(c))) {
+      gemmA_ = at(addresses, gemm_->a);
+      gemmB_ = at(addresses, gemm_->b);
+    }
     conv_ = std::make_unique<Conv>(c);
     if (!algorithm.chosen()) {
       // cudnnFind runs every algorithm on these buffers and sorts them by time.
@@ -152,13 +177,21 @@ PreparedVendorCall::PreparedVendorCall(const VendorCall& call, const std::vector
 }
 
 std::vector<VendorAlgorithm> PreparedVendorCall::candidates(size_t count) const {
-  if (ranked_.empty()) return {algorithm_};
-  return {ranked_.begin(), ranked_.begin() + static_cast<std::ptrdiff_t>(std::min(count, ranked_.size()))};
+  std::vector<VendorAlgorithm> out{algorithm_};
+  if (!ranked_.empty())
+    out.assign(ranked_.begin(), ranked_.begin() + static_cast<std::ptrdiff_t>(std::min(count, ranked_.size())));
+  if (conv_ && gemm_ && algorithm_.algorithm != VendorAlgorithm::kAsGemm) out.push_back({VendorAlgorithm::kAsGemm});
+  return out;
 }
 
 void PreparedVendorCall::use(VendorAlgorithm algorithm) {
   algorithm_ = algorithm;
   if (!conv_) return;
+  if (algorithm_.algorithm == VendorAlgorithm::kAsGemm) {
+    TCX_CHECK(gemm_, ErrorKind::Internal, "{} is no GEMM", describeVendorCall(call_));
+    workspaceBytes_ = kBlasWorkspaceBytes;
+    return;
+  }
   checkCudnn(cudnnSetConvolutionMathType(conv_->conv, static_cast<cudnnMathType_t>(algorithm_.mathType)),
              "cudnnSetConvolutionMathType");
   checkCudnn(cudnnGetConvolutionForwardWorkspaceSize(dnnHandle(), conv_->x, conv_->w, conv_->conv, conv_->y,
@@ -170,23 +203,11 @@ void PreparedVendorCall::use(VendorAlgorithm algorithm) {
 PreparedVendorCall::~PreparedVendorCall() = default;
 
 void PreparedVendorCall::enqueue(cudaStream_t stream, VendorWorkspace workspace) {
-  const float one = 1.0f, zero = 0.0f;
-  if (const auto* g = std::get_if<VendorGemm>(&call_)) {
-    // Row-major staged = A B is column-major staged^T = B^T A^T (VendorCall.h).
-    const BlasOperand x = *blasOperand(g->k, g->n, g->bStrides[1], g->bStrides[2]);
-    const BlasOperand y = *blasOperand(g->m, g->k, g->aStrides[1], g->aStrides[2]);
-    const cudaDataType_t type = blasType(g->type);
-    cublasHandle_t h = blasHandle();
-    checkCublas(cublasSetStream(h, stream), "cublasSetStream");
-    checkCublas(cublasSetWorkspace(h, workspace.data, kBlasWorkspaceBytes), "cublasSetWorkspace");
-    checkCublas(cublasGemmStridedBatchedEx(h, x.transposed ? CUBLAS_OP_T : CUBLAS_OP_N,
-                                           y.transposed ? CUBLAS_OP_T : CUBLAS_OP_N, g->n, g->m, g->k, &one, b_,
-                                           type, int(x.ld), g->bStrides[0], a_, type, int(y.ld), g->aStrides[0],
-                                           &zero, staged_, type, g->n, int64_t(g->m) * g->n, g->batch,
-                                           CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
-                describeVendorCall(call_));
+  if (!conv_ || algorithm_.algorithm == VendorAlgorithm::kAsGemm) {
+    enqueueGemm(*gemm_, gemmA_, gemmB_, staged_, stream, workspace, call_);
     return;
   }
+  const float one = 1.0f, zero = 0.0f;
   cudnnHandle_t h = dnnHandle();
   checkCudnn(cudnnSetStream(h, stream), "cudnnSetStream");
   checkCudnn(cudnnConvolutionForward(h, &one, conv_->x, a_, conv_->w, b_, conv_->conv,

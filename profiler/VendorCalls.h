@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace tcx::gpu {
@@ -21,9 +22,12 @@ struct VendorWorkspace {
   size_t bytes = 0;
 };
 
-// cuDNN's forward algorithm and math type for a convolution (unused for a
-// GEMM, where cuBLAS picks its kernel by its own heuristics every call).
+// cuDNN's forward algorithm and math type for a convolution, or kAsGemm:
+// the convolution as a cuBLAS GEMM (convolutionAsGemm). Unused for a GEMM,
+// where cuBLAS picks its kernel by its own heuristics every call.
 struct VendorAlgorithm {
+  // No cudnnConvolutionFwdAlgo_t (there are CUDNN_CONVOLUTION_FWD_ALGO_COUNT, 8).
+  static constexpr int kAsGemm = 100;
   int algorithm = -1;
   int mathType = 0;
   bool chosen() const { return algorithm >= 0; }
@@ -50,7 +54,8 @@ public:
   // The algorithms cuDNN's search ranked fastest, its first `count` that ran
   // within the workspace, in its order: that order comes from one run of
   // each and has put an algorithm several times slower than the next first
-  // (docs/benchmarks.md), so a caller that can time them should. Just the
+  // (docs/benchmarks.md), so a caller that can time them should. Then, for
+  // a convolution that is a GEMM (convolutionAsGemm), kAsGemm. Just the
   // algorithm in use for a GEMM, or where nothing was searched.
   std::vector<VendorAlgorithm> candidates(size_t count) const;
   // Switches a convolution to `algorithm` (one of candidates()).
@@ -61,8 +66,13 @@ private:
 
   VendorCall call_;
   void* staged_ = nullptr;
-  const void* a_ = nullptr; // A or x
-  const void* b_ = nullptr; // B or the filters
+  const void* a_ = nullptr; // a convolution's x
+  const void* b_ = nullptr; // and its filters
+  // The call as a GEMM and its operands: the call itself, or the
+  // convolution's convolutionAsGemm.
+  std::optional<VendorGemm> gemm_;
+  const void* gemmA_ = nullptr;
+  const void* gemmB_ = nullptr;
   VendorAlgorithm algorithm_;
   std::vector<VendorAlgorithm> ranked_; // cuDNN's search, fastest first
   size_t workspaceBytes_ = 0;

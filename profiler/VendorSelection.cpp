@@ -21,9 +21,11 @@ VendorChoiceCache::VendorChoiceCache() {
 
 std::string VendorChoiceCache::pathFor(const std::string& key) const {
   // How a choice is measured is part of what it depends on: choices cached
-  // before cuDNN's first kTimedAlgorithms were timed kept cudnnFind's first.
+  // before cuDNN's first kTimedAlgorithms were timed kept cudnnFind's first,
+  // and those before a 1x1 convolution was also timed as a GEMM lack it.
   return fmt::format("{}/{:016x}.txt", dir_,
-                     fnv1a(fmt::format("{}\ntimed algorithms {}\n{}", gpuInfo().describe(), kTimedAlgorithms, key)));
+                     fnv1a(fmt::format("{}\ntimed algorithms {} and a 1x1 convolution as a gemm\n{}",
+                                       gpuInfo().describe(), kTimedAlgorithms, key)));
 }
 
 std::optional<VendorChoice> VendorChoiceCache::find(const std::string& key) {

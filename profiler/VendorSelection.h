@@ -21,7 +21,7 @@ namespace tcx::gpu {
 
 struct VendorChoice {
   bool vendor = false;
-  VendorAlgorithm algorithm; // cuDNN's, when the vendor call is a convolution
+  VendorAlgorithm algorithm; // a convolution's: cuDNN's, or kAsGemm
   double generatedUs = 0;    // medians as measured (also when read from the cache)
   double vendorUs = 0;
   bool cached = false;
@@ -46,7 +46,7 @@ private:
 TimerOptions vendorSelectionTimer();
 
 // How many of cuDNN's ranked algorithms a choice times itself
-// (PreparedVendorCall::candidates).
+// (PreparedVendorCall::candidates), besides a 1x1 convolution as a GEMM.
 constexpr size_t kTimedAlgorithms = 3;
 
 // Times one run of each form (each enqueues its launches on the stream it

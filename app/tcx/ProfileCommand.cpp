@@ -68,13 +68,15 @@ nlohmann::json toJson(const std::optional<backend::KernelTime::VendorTiming>& ch
   return {{"form", choice->vendor ? "vendor" : "generated"},
           {"generated_us", choice->generatedUs},
           {"vendor_us", choice->vendorUs},
-          {"cached", choice->cached}};
+          {"cached", choice->cached},
+          {"as_gemm", choice->asGemm}};
 }
 
 // " (cuBLAS/cuDNN chosen: 10.7 us against 26.0 us generated)".
 std::string describe(const std::optional<backend::KernelTime::VendorTiming>& choice) {
   if (!choice) return "";
-  return fmt::format(" ({} chosen: {:.1f} us against {:.1f} us {}{})", choice->vendor ? "cuBLAS/cuDNN" : "generated",
+  const char* library = choice->asGemm ? "cuBLAS (the convolution as a GEMM)" : "cuBLAS/cuDNN";
+  return fmt::format(" ({} chosen: {:.1f} us against {:.1f} us {}{})", choice->vendor ? library : "generated",
                      choice->vendor ? choice->vendorUs : choice->generatedUs,
                      choice->vendor ? choice->generatedUs : choice->vendorUs, choice->vendor ? "generated" : "on the library",
                      choice->cached ? ", from the cache" : "");

@@ -32,13 +32,16 @@ enum class VendorPolicy { Measure, Never, Always };
 
 // staged[batch][m][n] = sum_k A[batch][m][k] * B[batch][k][n]; strides are in
 // elements, per (batch, row, column), every one >= 0 (0: shared by batches).
-// Float accumulates in full fp32 (as PyTorch's default matmul); 16-bit types
-// on tensor cores with float accumulation.
+// Float accumulates in full fp32 (as PyTorch's default matmul) unless
+// `tf32`, which a convolution's contraction sets: convolutions may use tf32
+// tensor cores (VendorConv); 16-bit types on tensor cores with float
+// accumulation.
 struct VendorGemm {
   ElemType type = ElemType::F32;
   int batch = 1, m = 0, n = 0, k = 0;
   BufferBinding a, b;
   std::array<int64_t, 3> aStrides{}, bStrides{};
+  bool tf32 = false;
 };
 
 // staged = the 2-D convolution of x (NCHW, any non-negative strides) with w
@@ -57,6 +60,20 @@ struct VendorConv {
 };
 
 using VendorCall = std::variant<VendorGemm, VendorConv>;
+
+// A 1x1 convolution with stride 1, no padding and one group is a GEMM over
+// its input's pixels: the same staged result from cuBLAS (tf32, as the
+// convolution may), with W^T (packed [cout][cin]) as one operand and x's
+// pixels as the other. With a channels-last result, staged (batch, pixel,
+// cout) is pixels x W^T, one GEMM over every image's pixels where x's
+// strides run on across images; with an NCHW result, each image's W x
+// (cin x pixels). The profiler times it beside cuDNN's algorithms
+// (profiler/VendorCalls.h): on an H200, ResNeXt-50's 1x1 convolutions at
+// 56x56 (32 images) took 152-176 us on cuDNN with the epilogue kernel,
+// where PyTorch's ran as one GEMM kernel each, 30.9 us on average
+// (docs/benchmarks.md). nullopt for any other convolution, or where x's
+// pixels do not run at one stride.
+std::optional<VendorGemm> convolutionAsGemm(const VendorConv& conv);
 
 // How a column-major BLAS reads the transpose of a row-major-indexed matrix
 // M (rows x cols, element (r, c) at r * rowStride + c * colStride): as

@@ -160,3 +160,65 @@ TEST_CASE("a GEMM whose operand no BLAS layout reads offers no alternative", "[c
   CHECK(code.vendorAlternatives.empty());
   CHECK(!blasOperand(16, 32, 64, 2));
 }
+
+TEST_CASE("a 1x1 convolution is also a GEMM over its input's pixels", "[codegen][vendor]") {
+  // ResNeXt-50's 1x1 64->256 at 32 images of 56x56, x channels-last and the
+  // result too: one GEMM over every image's pixels, x as stored and W^T.
+  VendorConv c{.batch = 32, .cin = 64, .h = 56, .w = 56, .cout = 256, .kh = 1, .kw = 1, .oh = 56, .ow = 56,
+               .x = {3, 0}, .weight = {4, 0}};
+  c.xStrides = {56 * 56 * 64, 1, 56 * 64, 64};
+  c.channelsLastResult = true;
+  std::optional<VendorGemm> g = convolutionAsGemm(c);
+  REQUIRE(g);
+  CHECK((g->batch == 1 && g->m == 32 * 56 * 56 && g->n == 256 && g->k == 64 && g->tf32));
+  CHECK((g->a == BufferBinding{3, 0} && g->b == BufferBinding{4, 0}));
+  CHECK(g->aStrides == std::array<int64_t, 3>{0, 64, 1});
+  CHECK(g->bStrides == std::array<int64_t, 3>{0, 1, 64});
+  CHECK(describeVendorCall(*g) == "cuBLAS gemm 100352x256x64 (batch 1, float, tf32)");
+  VendorGemm fp32 = *g;
+  fp32.tf32 = false;
+  CHECK(vendorCallKey(*g) != vendorCallKey(fp32));
+
+  // DenseNet's: the first 128 channels of a 256-channel concatenation, read
+  // in place. The pixels still run on across images, 256 apart.
+  VendorConv slice = c;
+  slice.cin = 128;
+  slice.xStrides = {56 * 56 * 256, 1, 56 * 256, 256};
+  g = convolutionAsGemm(slice);
+  REQUIRE(g);
+  CHECK((g->batch == 1 && g->aStrides == std::array<int64_t, 3>{0, 256, 1}));
+
+  // Images further apart than their pixels run: a batch of GEMMs.
+  VendorConv apart = c;
+  apart.xStrides[0] += 64;
+  g = convolutionAsGemm(apart);
+  REQUIRE(g);
+  CHECK((g->batch == 32 && g->m == 56 * 56 && g->aStrides == std::array<int64_t, 3>{56 * 56 * 64 + 64, 64, 1}));
+
+  // NCHW in and out: each image's W (cout x cin) times its cin x pixels.
+  VendorConv nchw{.batch = 2, .cin = 8, .h = 5, .w = 7, .cout = 3, .kh = 1, .kw = 1, .oh = 5, .ow = 7,
+                  .x = {3, 0}, .weight = {4, 0}};
+  nchw.xStrides = {8 * 35, 35, 7, 1};
+  g = convolutionAsGemm(nchw);
+  REQUIRE(g);
+  CHECK((g->batch == 2 && g->m == 3 && g->n == 35 && g->k == 8));
+  CHECK((g->a == BufferBinding{4, 0} && g->b == BufferBinding{3, 0}));
+  CHECK(g->aStrides == std::array<int64_t, 3>{0, 8, 1});
+  CHECK(g->bStrides == std::array<int64_t, 3>{8 * 35, 35, 1});
+
+  // Not one GEMM: rows that do not run on from their columns (a column
+  // slice), a 3x3 window, a stride, groups.
+  VendorConv columns = nchw;
+  columns.xStrides = {8 * 5 * 9, 5 * 9, 9, 1};
+  CHECK(!convolutionAsGemm(columns));
+  VendorConv window = nchw, strided = nchw, grouped = nchw;
+  window.kh = window.kw = 3;
+  window.padH = window.padW = 1;
+  strided.strideH = strided.strideW = 2;
+  strided.oh = 3;
+  strided.ow = 4;
+  grouped.groups = 2;
+  CHECK(!convolutionAsGemm(window));
+  CHECK(!convolutionAsGemm(strided));
+  CHECK(!convolutionAsGemm(grouped));
+}
