@@ -11,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <random>
 #include <set>
 
 using namespace tcx;
@@ -53,6 +54,43 @@ void checkEpilogue(const GeneratedPlan& code, const VendorAlternative& a) {
   CHECK(own->buffers == a.epilogue.buffers);
   CHECK(std::ranges::count(a.epilogue.buffers, BufferBinding{a.staging, 0}) == 1);
   CHECK(a.stagingBytes <= code.scratchBytes.at(a.staging - code.numPlanBuffers));
+}
+
+// staged[batch][m][n] of `g` (VendorCall.h), its operands read by their
+// strides from host copies of module buffers 0 (x) and 1 (the filters).
+std::vector<double> evaluate(const VendorGemm& g, const std::vector<std::vector<float>>& buffers) {
+  const std::vector<float>&a = buffers.at(g.a.buffer), &b = buffers.at(g.b.buffer);
+  const int64_t a0 = g.a.byteOffset / 4, b0 = g.b.byteOffset / 4;
+  std::vector<double> staged;
+  for (int64_t i = 0; i < g.batch; ++i)
+    for (int64_t m = 0; m < g.m; ++m)
+      for (int64_t n = 0; n < g.n; ++n) {
+        double sum = 0;
+        for (int64_t k = 0; k < g.k; ++k)
+          sum += double(a.at(a0 + i * g.aStrides[0] + m * g.aStrides[1] + k * g.aStrides[2])) *
+                 b.at(b0 + i * g.bStrides[0] + k * g.bStrides[1] + n * g.bStrides[2]);
+        staged.push_back(sum);
+      }
+  return staged;
+}
+
+// The 1x1 convolution's staged result as VendorConv defines it: (batch,
+// cout, pixel), or (batch, pixel, cout) with channelsLastResult.
+std::vector<double> convolve(const VendorConv& c, const std::vector<std::vector<float>>& buffers) {
+  const std::vector<float>&x = buffers.at(c.x.buffer), &w = buffers.at(c.weight.buffer);
+  const int64_t pixels = int64_t(c.h) * c.w;
+  std::vector<double> staged(size_t(c.batch) * c.cout * pixels);
+  for (int64_t n = 0; n < c.batch; ++n)
+    for (int64_t o = 0; o < c.cout; ++o)
+      for (int64_t p = 0; p < pixels; ++p) {
+        double sum = 0;
+        for (int64_t i = 0; i < c.cin; ++i)
+          sum += double(x.at(c.x.byteOffset / 4 + n * c.xStrides[0] + i * c.xStrides[1] + (p / c.w) * c.xStrides[2] +
+                             (p % c.w) * c.xStrides[3])) *
+                 w.at(o * c.cin + i);
+        staged[c.channelsLastResult ? (n * pixels + p) * c.cout + o : (n * c.cout + o) * pixels + p] = sum;
+      }
+  return staged;
 }
 
 } // namespace
@@ -221,4 +259,39 @@ TEST_CASE("a 1x1 convolution is also a GEMM over its input's pixels", "[codegen]
   CHECK(!convolutionAsGemm(window));
   CHECK(!convolutionAsGemm(strided));
   CHECK(!convolutionAsGemm(grouped));
+}
+
+TEST_CASE("a 1x1 convolution's GEMM computes the convolution, for each layout in and out", "[codegen][vendor]") {
+  // Three images of 4x6 pixels, 5 of x's 9 channels from channel 2, into 7
+  // channels; x stored channels-last or NCHW, images packed or further apart.
+  constexpr int kChannels = 9, kImage = 9 * 4 * 6;
+  std::mt19937 gen(7);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<std::vector<float>> buffers(2);
+  buffers[0].resize(3 * (kImage + 16));
+  buffers[1].resize(7 * 5);
+  for (std::vector<float>& buffer : buffers)
+    for (float& v : buffer) v = dist(gen);
+  struct Layout {
+    const char* name;
+    std::array<int64_t, 4> strides;
+    int64_t firstChannel;
+  };
+  for (const Layout& x : {Layout{"channels-last", {kImage, 1, 6 * kChannels, kChannels}, 2},
+                          Layout{"channels-last, images apart", {kImage + 16, 1, 6 * kChannels, kChannels}, 2},
+                          Layout{"NCHW", {kImage, 24, 6, 1}, 2 * 24}}) {
+    for (bool channelsLastResult : {true, false}) {
+      DYNAMIC_SECTION(x.name << (channelsLastResult ? ", channels-last result" : ", NCHW result")) {
+        VendorConv c{.batch = 3, .cin = 5, .h = 4, .w = 6, .cout = 7, .kh = 1, .kw = 1, .oh = 4, .ow = 6,
+                     .x = {0, x.firstChannel * 4}, .weight = {1, 0}};
+        c.xStrides = x.strides;
+        c.channelsLastResult = channelsLastResult;
+        const std::optional<VendorGemm> g = convolutionAsGemm(c);
+        REQUIRE(g);
+        const std::vector<double> byGemm = evaluate(*g, buffers), byDefinition = convolve(c, buffers);
+        REQUIRE(byGemm.size() == byDefinition.size());
+        for (size_t i = 0; i < byGemm.size(); ++i) REQUIRE(byGemm[i] == Approx(byDefinition[i]).margin(1e-9));
+      }
+    }
+  }
 }
