@@ -29,7 +29,7 @@ void sumKernelTimes(PlanProfile& p, const ExecPlan& plan, const gpu::GpuPlan& on
     k.dataMovement = plan.kernels[i].isDataMovement();
     if (std::optional<gpu::VendorChoice> c = onGpu.vendorChoice(static_cast<int>(i)))
       k.choice = KernelTime::VendorTiming{c->vendor, c->generatedUs, c->vendorUs, c->cached,
-                                          c->algorithm.algorithm == gpu::VendorAlgorithm::kAsGemm};
+                                          gpu::describeAlgorithm(c->algorithm)};
   }
   const std::vector<gpu::GpuPlan::KernelOwner> owners = onGpu.owners(t.launches);
   for (size_t i = 0; i < t.launches.size(); ++i) {

@@ -47,7 +47,7 @@ struct KernelTime {
     bool vendor = false; // the library call was chosen
     double generatedUs = 0, vendorUs = 0;
     bool cached = false;
-    bool asGemm = false; // the library form timed is a 1x1 convolution as a cuBLAS GEMM (convolutionAsGemm)
+    std::string library; // the library form timed (gpu::describeAlgorithm): "cuDNN FFT_TILING"
   };
   std::optional<VendorTiming> choice;
 };

@@ -90,6 +90,24 @@ void enqueueGemm(const VendorGemm& g, const void* a, const void* b, void* staged
 
 } // namespace
 
+std::string describeAlgorithm(VendorAlgorithm algorithm) {
+  if (!algorithm.chosen()) return "cuBLAS";
+  if (algorithm.algorithm == VendorAlgorithm::kAsGemm) return "cuBLAS (the 1x1 convolution as a GEMM)";
+  const char* name = nullptr;
+  switch (static_cast<cudnnConvolutionFwdAlgo_t>(algorithm.algorithm)) {
+  case CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM: name = "IMPLICIT_GEMM"; break;
+  case CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM: name = "IMPLICIT_PRECOMP_GEMM"; break;
+  case CUDNN_CONVOLUTION_FWD_ALGO_GEMM: name = "GEMM"; break;
+  case CUDNN_CONVOLUTION_FWD_ALGO_DIRECT: name = "DIRECT"; break;
+  case CUDNN_CONVOLUTION_FWD_ALGO_FFT: name = "FFT"; break;
+  case CUDNN_CONVOLUTION_FWD_ALGO_FFT_TILING: name = "FFT_TILING"; break;
+  case CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD: name = "WINOGRAD"; break;
+  case CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED: name = "WINOGRAD_NONFUSED"; break;
+  case CUDNN_CONVOLUTION_FWD_ALGO_COUNT: break;
+  }
+  return name ? fmt::format("cuDNN {}", name) : fmt::format("cuDNN algorithm {}", algorithm.algorithm);
+}
+
 struct PreparedVendorCall::Conv {
   cudnnTensorDescriptor_t x = nullptr, y = nullptr;
   cudnnFilterDescriptor_t w = nullptr;

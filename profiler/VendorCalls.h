@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace tcx::gpu {
@@ -32,6 +33,11 @@ struct VendorAlgorithm {
   int mathType = 0;
   bool chosen() const { return algorithm >= 0; }
 };
+
+// The library form `algorithm` names, for reports: "cuBLAS" for a GEMM,
+// "cuDNN FFT_TILING" (cuDNN's name for the algorithm), "cuBLAS (the 1x1
+// convolution as a GEMM)".
+std::string describeAlgorithm(VendorAlgorithm algorithm);
 
 class PreparedVendorCall {
 public:

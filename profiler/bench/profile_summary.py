@@ -24,7 +24,8 @@ def main():
         for k in sorted(p["kernels"], key=lambda k: -k["us"])[:5]:
             forms = "; ".join(k["forms"])[:110]
             choice = k.get("choice")
-            chosen = (f" [{choice['form']}: generated {choice['generated_us']:.1f} us, library {choice['vendor_us']:.1f}]"
+            chosen = (f" [{choice['form']}: generated {choice['generated_us']:.1f} us, "
+                      f"{choice.get('library', 'library')} {choice['vendor_us']:.1f}]"
                       if choice else "")
             print(f"    {k['us']:8.1f} us x{k['launches']:<3} {k['name'][:60]}: {forms}{chosen}")
 

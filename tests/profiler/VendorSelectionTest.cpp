@@ -51,3 +51,11 @@ TEST_CASE("without a cache root vendor choices are not kept", "[profiler][vendor
   cache.store("conv a", {.vendor = true});
   CHECK(!cache.find("conv a"));
 }
+
+TEST_CASE("a choice's library form is reported by name", "[profiler][vendor]") {
+  CHECK(describeAlgorithm({}) == "cuBLAS");
+  CHECK(describeAlgorithm({5, 1}) == "cuDNN FFT_TILING");
+  CHECK(describeAlgorithm({1, 0}) == "cuDNN IMPLICIT_PRECOMP_GEMM");
+  CHECK(describeAlgorithm({VendorAlgorithm::kAsGemm}) == "cuBLAS (the 1x1 convolution as a GEMM)");
+  CHECK(describeAlgorithm({42}) == "cuDNN algorithm 42");
+}
