@@ -22,10 +22,11 @@ VendorChoiceCache::VendorChoiceCache() {
 std::string VendorChoiceCache::pathFor(const std::string& key) const {
   // How a choice is measured is part of what it depends on: choices cached
   // before cuDNN's first kTimedAlgorithms were timed kept cudnnFind's first,
-  // and those before a 1x1 convolution was also timed as a GEMM lack it.
+  // those before a 1x1 convolution was also timed as a GEMM lack it, and
+  // those before kVendorMargin took the library at any gain.
   return fmt::format("{}/{:016x}.txt", dir_,
-                     fnv1a(fmt::format("{}\ntimed algorithms {} and a 1x1 convolution as a gemm\n{}",
-                                       gpuInfo().describe(), kTimedAlgorithms, key)));
+                     fnv1a(fmt::format("{}\ntimed algorithms {} and a 1x1 convolution as a gemm, margin {}\n{}",
+                                       gpuInfo().describe(), kTimedAlgorithms, kVendorMargin, key)));
 }
 
 std::optional<VendorChoice> VendorChoiceCache::find(const std::string& key) {
@@ -54,6 +55,8 @@ void VendorChoiceCache::store(const std::string& key, const VendorChoice& choice
   }
 }
 
+bool preferVendor(double vendorUs, double generatedUs) { return vendorUs * (1 + kVendorMargin) < generatedUs; }
+
 VendorChoice measureVendorChoice(KernelTimer& timer, const std::function<void(cudaStream_t)>& generated,
                                  const std::function<void(cudaStream_t)>& vendor, PreparedVendorCall& call) {
   VendorChoice choice;
@@ -67,7 +70,7 @@ VendorChoice measureVendorChoice(KernelTimer& timer, const std::function<void(cu
     }
   }
   call.use(choice.algorithm);
-  choice.vendor = choice.vendorUs < choice.generatedUs;
+  choice.vendor = preferVendor(choice.vendorUs, choice.generatedUs);
   return choice;
 }
 

@@ -59,3 +59,11 @@ TEST_CASE("a choice's library form is reported by name", "[profiler][vendor]") {
   CHECK(describeAlgorithm({VendorAlgorithm::kAsGemm}) == "cuBLAS (the 1x1 convolution as a GEMM)");
   CHECK(describeAlgorithm({42}) == "cuDNN algorithm 42");
 }
+
+TEST_CASE("a library call replaces generated code only when faster by more than the margin", "[profiler][vendor]") {
+  CHECK(preferVendor(40.0, 122.0));  // serving ResNet-18's 3x3 256->256 on cuDNN
+  CHECK(!preferVendor(170.0, 173.6)); // DenseNet-121's FFT, 2% faster alone
+  CHECK(!preferVendor(100.0, 100.0 * (1 + kVendorMargin)));
+  CHECK(preferVendor(100.0, 100.0 * (1 + kVendorMargin) + 0.1));
+  CHECK(!preferVendor(182.0, 180.0));
+}
