@@ -150,8 +150,9 @@ bool preferBlockFold(const CudaBlockFold& fold, int64_t outputs) {
 // A block per row beats a thread per element, which folds the row's
 // statistics again for each of its elements, whenever rows are not tiny.
 // Up to kWarpRow elements a row (Swin's window softmax over 49, ViT's
-// LayerNorm over 768), a warp per row folds without barriers and keeps
-// every lane busy where a block would idle most of its threads at the tree.
+// LayerNorm over 768 at 32 images), a warp per row folds without barriers
+// and keeps every lane busy where a block would idle most of its threads at
+// the tree; preferWarpRow says where rows are too few for that.
 bool preferRowKernel(const CudaRowForm& row) { return row.rowWise && row.rowCount() >= kMinFolded; }
 
 // A warp's fold of a row is a chain of rowCount / 32 loads per statistic on

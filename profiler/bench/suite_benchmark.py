@@ -19,11 +19,13 @@ feeds random values to the same shapes.
 Usage (on the GPU machine, from the repository root):
   python3 profiler/bench/suite_benchmark.py TCX [--size full|serve] [--exporter dynamo|torchscript]
                                             [--only NAME...] [--reps N] [--max-autotune]
-                                            [--markdown FILE] [--budget S]
+                                            [--markdown FILE] [--budget S] [--skip-rows FILE...]
 Prints one line per model and, with --markdown, writes the table rows (see
 docs/benchmarks.md) with the ratio of the best PyTorch variant to tcx, each
 row as soon as it is timed. With --budget it starts no model after S seconds,
-so that a call under a device time limit ends with whole rows.
+so that a call under a device time limit ends with whole rows. --skip-rows
+skips the models that already have a row at this size in those files (the
+--markdown tables of earlier calls; suite_table.py reads them).
 """
 
 import argparse
@@ -40,6 +42,9 @@ import torch
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "models" / "real"))
 import export  # noqa: E402  (the suite's model builders)
+
+sys.path.insert(0, str(ROOT / "profiler" / "bench"))
+from suite_table import read_rows  # noqa: E402  (the rows' one reader)
 
 FLUSH = None
 
@@ -113,12 +118,14 @@ def main():
     parser.add_argument("--max-autotune", action="store_true")
     parser.add_argument("--markdown")
     parser.add_argument("--budget", type=float, help="seconds after which no model is started")
+    parser.add_argument("--skip-rows", nargs="*", default=[], help="tables whose models are not timed again")
     opts = parser.parse_args()
     FLUSH = torch.empty(2 * torch.cuda.get_device_properties(0).L2_cache_size // 4 + 1, dtype=torch.int32,
                         device="cuda")
     print(f"GPU: {torch.cuda.get_device_name(0)}; torch {torch.__version__}", flush=True)
     ratios = []
-    names = [n for n in export.models() if not opts.only or n in opts.only]
+    timed = read_rows(opts.skip_rows)
+    names = [n for n in export.models() if (not opts.only or n in opts.only) and (n, opts.size) not in timed]
     # The suite at a size is what models/real holds at that size (its manifest); timing PyTorch for a model tcx
     # cannot run would only cost the call's time.
     missing = [n for n in names if not export_path(n, opts.size, opts.exporter).exists()]

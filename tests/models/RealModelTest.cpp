@@ -39,17 +39,20 @@ bool finite(const Tensor& t) {
 // reference; here each launch's entry is defined and each binding lies
 // inside its buffer. The same holds for the vendor alternatives' epilogue
 // launches and for the operands their library calls read
-// (codegen/VendorCall.h), which every model's GEMMs or convolutions offer.
+// (codegen/VendorCall.h), which every model's GEMMs or convolutions offer:
+// every element they read, also for a 1x1 convolution run as a GEMM.
+int64_t bufferBytes(const GeneratedPlan& code, const ExecPlan& plan, int buffer) {
+  const auto b = static_cast<size_t>(buffer);
+  return b < code.numPlanBuffers ? plan.buffers[b].bytes : code.scratchBytes[b - code.numPlanBuffers];
+}
+
 void checkGeneratedCode(const test::RealModel& m, const ExecPlan& plan) {
   const GeneratedPlan code = generateCuda(plan);
   auto checkInside = [&](const BufferBinding& binding) {
     REQUIRE(binding.buffer >= 0);
-    const auto buffer = static_cast<size_t>(binding.buffer);
-    REQUIRE(buffer < code.numBuffers());
-    const int64_t bytes =
-        buffer < code.numPlanBuffers ? plan.buffers[buffer].bytes : code.scratchBytes[buffer - code.numPlanBuffers];
+    REQUIRE(static_cast<size_t>(binding.buffer) < code.numBuffers());
     CHECK(binding.byteOffset >= 0);
-    CHECK(binding.byteOffset < std::max<int64_t>(bytes, 1));
+    CHECK(binding.byteOffset < std::max<int64_t>(bufferBytes(code, plan, binding.buffer), 1));
   };
   auto checkLaunch = [&](const GeneratedLaunch& l) {
     INFO("launch " << l.entry << ": " << l.what);
@@ -58,15 +61,34 @@ void checkGeneratedCode(const test::RealModel& m, const ExecPlan& plan) {
     for (const BufferBinding& binding : l.buffers) checkInside(binding);
   };
   for (const GeneratedLaunch& l : code.launches) checkLaunch(l);
+  // Every element a GEMM reads, not just its first, lies inside the buffer.
+  auto checkGemm = [&](const VendorGemm& g) {
+    const int64_t elem = elemBytes(g.type);
+    auto last = [&](const BufferBinding& binding, int64_t rows, int64_t cols, const std::array<int64_t, 3>& strides) {
+      return binding.byteOffset +
+             elem * ((g.batch - 1) * strides[0] + (rows - 1) * strides[1] + (cols - 1) * strides[2] + 1);
+    };
+    checkInside(g.a);
+    checkInside(g.b);
+    CHECK(last(g.a, g.m, g.k, g.aStrides) <= bufferBytes(code, plan, g.a.buffer));
+    CHECK(last(g.b, g.k, g.n, g.bStrides) <= bufferBytes(code, plan, g.b.buffer));
+  };
   for (const VendorAlternative& a : code.vendorAlternatives) {
     checkLaunch(a.epilogue);
     CHECK(std::ranges::count(code.launches, a.planKernel, &GeneratedLaunch::planKernel) == 1);
     if (const auto* g = std::get_if<VendorGemm>(&a.call)) {
-      checkInside(g->a);
-      checkInside(g->b);
-    } else {
-      checkInside(std::get<VendorConv>(a.call).x);
-      checkInside(std::get<VendorConv>(a.call).weight);
+      checkGemm(*g);
+      continue;
+    }
+    const auto& c = std::get<VendorConv>(a.call);
+    checkInside(c.x);
+    checkInside(c.weight);
+    // A 1x1 convolution over the model's own layouts is a GEMM too.
+    if (c.kh == 1 && c.kw == 1 && c.strideH == 1 && c.strideW == 1 && c.padH == 0 && c.padW == 0 && c.groups == 1) {
+      INFO(describeVendorCall(c));
+      const std::optional<VendorGemm> g = convolutionAsGemm(c);
+      REQUIRE(g);
+      checkGemm(*g);
     }
   }
   CHECK(!code.vendorAlternatives.empty());
@@ -139,4 +161,28 @@ TEST_CASE("the real CNNs stored channels-last match the reference, and their cod
       checkGeneratedCode(m, plan);
     }
   }
+}
+
+TEST_CASE("serving ResNeXt-50's 1x1 convolutions are each one GEMM over the batch's pixels", "[models][layout]") {
+  // At 32 images the plan stores ResNeXt-50 channels-last (LayoutPolicy::Auto), so the pixels of all images run
+  // at one stride and cuBLAS gets one GEMM of 32 x H x W rows (codegen/VendorCall.h, convolutionAsGemm).
+  const std::string path = std::string(TCX_SOURCE_DIR) + "/models/real/serve/resnext50.dynamo.onnx";
+  VtcSession s(importOnnx(path), defaultGpuPreset());
+  s.select(EdgeConstraintSpecs{});
+  const GeneratedPlan code = generateCuda(s.optimizedPlan());
+  int pointwise = 0;
+  for (const VendorAlternative& a : code.vendorAlternatives) {
+    const auto* c = std::get_if<VendorConv>(&a.call);
+    if (!c || c->kh != 1 || c->strideH != 1) continue;
+    INFO(describeVendorCall(*c));
+    ++pointwise;
+    CHECK(c->channelsLastResult);
+    const std::optional<VendorGemm> g = convolutionAsGemm(*c);
+    REQUIRE(g);
+    CHECK(g->batch == 1);
+    CHECK(g->m == int64_t{c->batch} * c->h * c->w);
+    CHECK(g->n == c->cout);
+  }
+  // Each bottleneck's two, the first stage's projection: 3 + 4 + 6 + 3 blocks.
+  CHECK(pointwise >= 2 * 16);
 }

@@ -135,9 +135,9 @@ TEST_CASE("kernels launched while CUPTI is paused leave no record", "[profiler][
   CHECK(activity.available());
 }
 
-// The wall time runs in repetitions of its own, untraced; tracing is back
-// on for the next timing. A graph launch traced costs time per kernel, so
-// the untraced wall is the same runs' time or less.
+// The wall time runs in repetitions of its own, untraced (the case above
+// checks that paused tracing records nothing); tracing is back on for the
+// next timing, and the wall is no less than most of the kernels' time.
 TEST_CASE("a graph's wall time is timed with CUPTI's tracing paused", "[profiler][gpu][timer]") {
   REQUIRE(KernelActivity::instance().available());
   ThreeLaunches launches;
