@@ -231,17 +231,23 @@ std::optional<GemmMatch> matchPointwiseConv(ValueCode& values) {
   return match;
 }
 
-// The GEMM kernel `entry` for `match`, its epilogue the functor `epilogue`
-// (whose code `epilogueCode` defines); `what` describes the launch.
-void emitGemmKernel(ValueCode& values, const GemmMatch& match, ElemType type, const std::string& epilogueCode,
-                    const std::string& epilogue, const std::string& entry, const std::string& what) {
+// How the library runs `match` in `type` on the kernel's target.
+GemmPlan planMatch(const ValueCode& values, const GemmMatch& match, ElemType type) {
   GemmProblem problem = match.problem;
   problem.type = type;
   const int elem = elemBytes(type);
   problem.aAligned16 = match.a.offset * elem % 16 == 0;
   problem.bAligned16 = match.b.offset * elem % 16 == 0;
+  return planGemm(problem, values.target().smCount, 0, values.target().wgmma);
+}
+
+// The GEMM kernel `entry` for `match`, its epilogue the functor `epilogue`
+// (whose code `epilogueCode` defines); `what` describes the launch.
+void emitGemmKernel(ValueCode& values, const GemmMatch& match, ElemType type, const std::string& epilogueCode,
+                    const std::string& epilogue, const std::string& entry, const std::string& what) {
+  const int elem = elemBytes(type);
   const StridedView *av = &match.a, *bv = &match.b;
-  const GemmPlan plan = planGemm(problem, values.target().smCount, 0, values.target().wgmma);
+  const GemmPlan plan = planMatch(values, match, type);
   ModuleBuilder& module = values.module();
   module.append(epilogueCode);
 
@@ -289,11 +295,29 @@ void emitGemmKernel(ValueCode& values, const GemmMatch& match, ElemType type, co
                                p.splitK > 1 ? fmt::format(", split {}", p.splitK) : ""));
 }
 
-bool emitGemm(ValueCode& values, const GemmMatch& match, ElemType type) {
+bool emitGemm(ValueCode& values, const GemmMatch& match, ElemType type, const std::string& what) {
   std::optional<std::string> epilogue = epilogueFunctor(values, match.outIndex, match.acc);
   if (!epilogue) return false;
-  emitGemmKernel(values, match, type, *epilogue, values.prefix() + "Epilogue", values.prefix() + "gemm", "");
+  emitGemmKernel(values, match, type, *epilogue, values.prefix() + "Epilogue", values.prefix() + "gemm", what);
   return true;
+}
+
+// A float pointwise convolution whose GEMM runs in tf32 on gemm_wgmma_f32:
+// the epilogue in the GEMM's registers, where conv_implicit_gemm's 128 x 64
+// tiles and the library calls' staged result (cuDNN's or cuBLAS's, then the
+// epilogue kernel) cost ResNeXt-50's 1x1 convolutions at 56 x 56 and 32
+// images 165-193 us on an H100, their traffic at bandwidth about 50
+// (docs/benchmarks.md). Only where a 128-row tile of output channels is at
+// least half used; nullopt elsewhere (no wgmma, operands it cannot read,
+// fewer channels), which keeps conv_implicit_gemm.
+constexpr int kMinTf32GemmChannels = 64;
+
+std::optional<GemmMatch> matchTf32PointwiseConv(ValueCode& values) {
+  std::optional<GemmMatch> match = matchPointwiseConv(values);
+  if (!match || match->problem.m < kMinTf32GemmChannels) return std::nullopt;
+  match->problem.tf32 = true;
+  if (planMatch(values, *match, ElemType::F32).kernel != GemmKernel::WgmmaF32) return std::nullopt;
+  return match;
 }
 
 // The element type every operand of `node` and its result share, if the
@@ -330,14 +354,23 @@ bool emitLibraryGemm(ValueCode& values, const CodegenTarget& target) {
   if (!type) return false;
   std::optional<GemmMatch> gemm = matchMatMul(values);
   if (!gemm) gemm = matchGemm(values);
-  // Float convolutions, pointwise ones included, take conv_implicit_gemm's
-  // tf32 tensor cores, as cuDNN does by default; gemm_tiled keeps fp32's
-  // accuracy for float (3xTF32), which MatMuls keep (PyTorch's default too).
-  // A tf32 gemm_tiled measured slower than the staged implicit GEMM on them
-  // (docs/benchmarks.md).
+  // Float convolutions run in tf32, as cuDNN's do by default: pointwise ones
+  // as GEMMs on gemm_wgmma_f32 (matchTf32PointwiseConv), the others on
+  // conv_implicit_gemm's tf32 tensor cores. gemm_tiled keeps fp32's accuracy
+  // for float (3xTF32), which MatMuls keep (PyTorch's default too); a tf32
+  // gemm_tiled measured slower than the staged implicit GEMM on pointwise
+  // convolutions (docs/benchmarks.md).
+  if (!gemm && *type == ElemType::F32) {
+    if (std::optional<GemmMatch> conv = matchTf32PointwiseConv(values)) {
+      const GemmProblem& p = conv->problem;
+      if (!emitGemm(values, *conv, *type, fmt::format("conv 1x1 {}->{} as tf32 ", p.k, p.m))) return false;
+      offerVendorConv(values, *convolutionAnchor(values), conv->b, conv->a, *type);
+      return true;
+    }
+  }
   if (!gemm && *type != ElemType::F32) gemm = matchPointwiseConv(values);
   if (!gemm) return emitLibraryConv(values, *type, target);
-  if (!emitGemm(values, *gemm, *type)) return false;
+  if (!emitGemm(values, *gemm, *type, "")) return false;
   GemmProblem problem = gemm->problem;
   problem.type = *type;
   offerVendorGemm(values, problem, gemm->a, gemm->b);
@@ -351,7 +384,7 @@ bool emitGemmOverStages(ValueCode& values) {
   std::optional<StridedView> a = values.memoryView(anchor.input(0)), b = values.memoryView(anchor.input(1));
   if (!a || !b) return false;
   std::optional<GemmMatch> match = matMulMatch(anchor, std::move(*a), std::move(*b));
-  return match && emitGemm(values, *match, *type);
+  return match && emitGemm(values, *match, *type, "");
 }
 
 } // namespace tcx

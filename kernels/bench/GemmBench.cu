@@ -33,7 +33,7 @@ __global__ void __launch_bounds__(tcx::kTiledThreads, tcx::kTiledMinBlocks) tile
 
 template <tcx::Access B, typename E>
 __global__ void __launch_bounds__(tcx::kWgmmaThreads, 1) wgmmaKernel(tcx::GemmParams p, E e) {
-  tcx::gemm_wgmma_f32_body<B>(p, e);
+  tcx::gemm_wgmma_f32_body<B, false>(p, e);
 }
 
 template <typename T>

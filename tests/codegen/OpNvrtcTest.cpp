@@ -157,3 +157,20 @@ TEST_CASE("the wgmma cases run their float GEMMs on gemm_wgmma_f32", "[codegen][
   }
   FAIL("no case named 'MatMul on wgmma f32'");
 }
+
+TEST_CASE("the float pointwise convolution case runs two of its convolutions as tf32 GEMMs on wgmma", "[codegen][ops]") {
+  // compute_op_gpu_test checks gemm_wgmma_f32's tf32 form through this case only if it reaches it:
+  // the 72- and 136-channel convolutions do (GemmLowering's matchTf32PointwiseConv); the 24-channel
+  // one stays on conv_implicit_gemm (the 20-channel one over the concatenation is staged).
+  for (const test::OpCase& c : test::computeOpCases()) {
+    if (c.name != "Conv pointwise f32") continue;
+    VtcSession s(c.build(), defaultGpuPreset());
+    s.select(EdgeConstraintSpecs{});
+    const GeneratedPlan code = generateCuda(s.optimizedPlan());
+    CHECK(test::countOccurrences(code.source, "tcx::gemm_wgmma_f32_body<tcx::Access::ColContiguous, true,") == 2);
+    CHECK(test::launchesDescribed(code, "as tf32 gemm").size() == 2);
+    CHECK(test::countOccurrences(code.source, "tcx::conv_implicit_gemm_body<float,") == 1);
+    return;
+  }
+  FAIL("no case named 'Conv pointwise f32'");
+}

@@ -140,7 +140,7 @@ TEST_CASE("float GEMMs with A's k and B's n or k contiguous take wgmma where the
   const GemmProblem fc1 = rowMajor(6304, 3072, 768, ElemType::F32);
   const GemmPlan hopper = planGemm(fc1, 132, 0, true);
   REQUIRE(hopper.kernel == GemmKernel::WgmmaF32);
-  CHECK(gemmTemplateArgs(hopper, "E") == "tcx::Access::ColContiguous, E");
+  CHECK(gemmTemplateArgs(hopper, "E") == "tcx::Access::ColContiguous, false, E");
   CHECK(hopper.launch.block[0] == static_cast<unsigned>(kWgmmaThreads));
   CHECK(hopper.launch.sharedBytes == static_cast<unsigned>(kWgmmaSharedBytes));
   INFO("1200 tiles over 132 multiprocessors, one block each: 9.1 waves, no split");
@@ -162,7 +162,7 @@ TEST_CASE("float GEMMs with A's k and B's n or k contiguous take wgmma where the
   kContiguous.bStrides[1] = 1, kContiguous.bStrides[2] = 768;
   const GemmPlan transposed = planGemm(kContiguous, 132, 0, true);
   CHECK(transposed.kernel == GemmKernel::WgmmaF32);
-  CHECK(gemmTemplateArgs(transposed, "E") == "tcx::Access::RowContiguous, E");
+  CHECK(gemmTemplateArgs(transposed, "E") == "tcx::Access::RowContiguous, false, E");
 
   INFO("B strided, a row stride wgmma's float4s cannot take, 16-bit or M within gemm_small_m_f32's: not wgmma");
   GemmProblem everyOther = fc1;
@@ -173,6 +173,18 @@ TEST_CASE("float GEMMs with A's k and B's n or k contiguous take wgmma where the
   CHECK(planGemm(rowMajor(16, 3072, 768, ElemType::F32), 132, 0, true).kernel == GemmKernel::SmallMF32);
   INFO("K under 8 stages (ConvNeXt's 100352 x 384 x 96): gemm_tiled's two blocks a multiprocessor");
   CHECK(planGemm(rowMajor(100352, 384, 96, ElemType::F32), 132, 0, true).kernel == GemmKernel::Tiled);
+
+  INFO("in tf32 (a pointwise convolution's GEMM) any K takes wgmma, one product a step; not without wgmma");
+  GemmProblem pointwise = rowMajor(256, 3136, 64, ElemType::F32);
+  pointwise.batch = 32, pointwise.aStrides[0] = 0, pointwise.bStrides[0] = 64 * 3136;
+  pointwise.tf32 = true;
+  const GemmPlan tf32 = planGemm(pointwise, 132, 0, true);
+  REQUIRE(tf32.kernel == GemmKernel::WgmmaF32);
+  CHECK(tf32.tf32);
+  CHECK(gemmTemplateArgs(tf32, "E") == "tcx::Access::ColContiguous, true, E");
+  CHECK(planGemm(pointwise, 132).kernel == GemmKernel::Tiled);
+  pointwise.tf32 = false;
+  CHECK(planGemm(pointwise, 132, 0, true).kernel == GemmKernel::Tiled);
   CHECK(planGemm(rowMajor(1024, 768, kWgmmaMinK, ElemType::F32), 132, 0, true).kernel == GemmKernel::WgmmaF32);
 }
 

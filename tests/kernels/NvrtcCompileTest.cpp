@@ -94,10 +94,16 @@ tiled_float(tcx::GemmParams p, Epilogue e) {
 }
 
 extern "C" __global__ void __launch_bounds__(tcx::kWgmmaThreads, 1)
-wgmma_float(tcx::GemmParams p, Epilogue e) { tcx::gemm_wgmma_f32_body<tcx::Access::ColContiguous>(p, e); }
+wgmma_float(tcx::GemmParams p, Epilogue e) { tcx::gemm_wgmma_f32_body<tcx::Access::ColContiguous, false>(p, e); }
 
 extern "C" __global__ void __launch_bounds__(tcx::kWgmmaThreads, 1)
-wgmma_float_k(tcx::GemmParams p, Epilogue e) { tcx::gemm_wgmma_f32_body<tcx::Access::RowContiguous>(p, e); }
+wgmma_float_k(tcx::GemmParams p, Epilogue e) { tcx::gemm_wgmma_f32_body<tcx::Access::RowContiguous, false>(p, e); }
+
+extern "C" __global__ void __launch_bounds__(tcx::kWgmmaThreads, 1)
+wgmma_tf32(tcx::GemmParams p, Epilogue e) { tcx::gemm_wgmma_f32_body<tcx::Access::ColContiguous, true>(p, e); }
+
+extern "C" __global__ void __launch_bounds__(tcx::kWgmmaThreads, 1)
+wgmma_tf32_k(tcx::GemmParams p, Epilogue e) { tcx::gemm_wgmma_f32_body<tcx::Access::RowContiguous, true>(p, e); }
 )");
 }
 

@@ -10,7 +10,7 @@
 //
 // gemm_small_m_body:     M <= 64, 16-bit types, bound by streaming B (decode projections).
 // gemm_small_m_f32_body: M <= 16, fp32 on the CUDA cores, bound by streaming B (a batch-1 classifier).
-// gemm_wgmma_f32_body:   float on Hopper (sm_90a), A with k and B with n or k contiguous, K >= kWgmmaMinK.
+// gemm_wgmma_f32_body:   float on Hopper (sm_90a), A with k and B with n or k contiguous, K >= kWgmmaMinK (any K in tf32).
 // gemm_tiled_body:       anything else.
 // planGemm (launch.h) picks one and gives its template arguments and launch configuration.
 

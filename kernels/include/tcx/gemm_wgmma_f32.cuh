@@ -17,6 +17,10 @@
 // that is then added to the block's on the CUDA cores, rounding to nearest: the tensor cores add
 // rounding toward zero (gemm_tiled does the same a K step at a time).
 //
+// Tf32: one tf32 product instead of three, accumulated by the tensor cores, for a contraction that
+// may run in tf32 as cuDNN runs float convolutions by default (a pointwise convolution lowered as
+// a GEMM, GemmProblem::tf32): operands rounded to nearest tf32, B staged once, no split.
+//
 // Grid: (ceil(N / kWgmmaN), ceil(M / kWgmmaM), batch x splitK), kWgmmaThreads threads, dynamic
 // shared memory kWgmmaSharedBytes (planGemm in launch.h); split-K as gemm_tiled.
 
@@ -62,8 +66,9 @@ __device__ __forceinline__ void loadWgmmaB(WgmmaBRegs& r, const GemmParams& p, c
 // Splits the staged B and stores both halves K-major: element (k, n) of the stage at byte
 // n * 128 + 16 ((k / 4) ^ (n % 8)) + 4 (k % 4) of its tile. With n contiguous a float4 goes to four
 // rows (the 32 lanes of a store, 32 values of k, hit 32 distinct banks); with k contiguous it is
-// one 16-byte chunk of a row (a quarter warp's 8 chunks fill the row's 128 bytes).
-template <Access BAccess>
+// one 16-byte chunk of a row (a quarter warp's 8 chunks fill the row's 128 bytes). Tf32 stores the
+// big half only.
+template <Access BAccess, bool Tf32>
 __device__ __forceinline__ void storeWgmmaB(unsigned char* big, unsigned char* small, const WgmmaBRegs& r) {
 #pragma unroll
   for (int i = 0; i < 4; ++i) {
@@ -79,19 +84,21 @@ __device__ __forceinline__ void storeWgmmaB(unsigned char* big, unsigned char* s
         const int n = 4 * (threadIdx.x / 32 + 8 * i) + j;
         const int offset = n * 128 + (((k >> 2) ^ (n & 7)) << 4) + (k & 3) * 4;
         *reinterpret_cast<unsigned*>(big + offset) = hi[j];
-        *reinterpret_cast<unsigned*>(small + offset) = lo[j];
+        if constexpr (!Tf32)
+          *reinterpret_cast<unsigned*>(small + offset) = lo[j];
       }
     } else {
       const int n = threadIdx.x / 8 + 32 * i, offset = n * 128 + (((threadIdx.x % 8) ^ (n & 7)) << 4);
       *reinterpret_cast<uint4*>(big + offset) = make_uint4(hi[0], hi[1], hi[2], hi[3]);
-      *reinterpret_cast<uint4*>(small + offset) = make_uint4(lo[0], lo[1], lo[2], lo[3]);
+      if constexpr (!Tf32)
+        *reinterpret_cast<uint4*>(small + offset) = make_uint4(lo[0], lo[1], lo[2], lo[3]);
     }
   }
 }
 
 } // namespace detail
 
-template <Access BAccess, typename Epilogue>
+template <Access BAccess, bool Tf32, typename Epilogue>
 __device__ __forceinline__ void gemm_wgmma_f32_body(const GemmParams& p, const Epilogue& epilogue) {
   using namespace detail;
   unsigned char* raw = dynamicShared();
@@ -117,7 +124,7 @@ __device__ __forceinline__ void gemm_wgmma_f32_body(const GemmParams& p, const E
     if (s < kTiles) {
       loadA(s, s);
       loadWgmmaB<BAccess>(staged, p, b, n0, kBegin + s * kWgmmaKElems);
-      storeWgmmaB<BAccess>(tileBBig(s), tileBSmall(s), staged);
+      storeWgmmaB<BAccess, Tf32>(tileBBig(s), tileBSmall(s), staged);
     }
     cpAsyncCommit();
   }
@@ -151,20 +158,26 @@ __device__ __forceinline__ void gemm_wgmma_f32_body(const GemmParams& p, const E
     wgmmaFence();
 #pragma unroll
     for (int ks = 0; ks < 4; ++ks) {
-      wgmma64x128x8Tf32(step, aSmall[ks], wgmmaDescriptor(bBig + 32 * ks), ks > 0);
-      wgmma64x128x8Tf32(step, aBig[ks], wgmmaDescriptor(bSmall + 32 * ks), true);
-      wgmma64x128x8Tf32(step, aBig[ks], wgmmaDescriptor(bBig + 32 * ks), true);
+      if constexpr (Tf32) {
+        wgmma64x128x8Tf32(acc, aBig[ks], wgmmaDescriptor(bBig + 32 * ks), true);
+      } else {
+        wgmma64x128x8Tf32(step, aSmall[ks], wgmmaDescriptor(bBig + 32 * ks), ks > 0);
+        wgmma64x128x8Tf32(step, aBig[ks], wgmmaDescriptor(bSmall + 32 * ks), true);
+        wgmma64x128x8Tf32(step, aBig[ks], wgmmaDescriptor(bBig + 32 * ks), true);
+      }
     }
     wgmmaCommit();
     // While the tensor cores run: the stage loaded last step goes to shared memory, the next one
     // into registers.
     if (refill < kTiles)
-      storeWgmmaB<BAccess>(tileBBig(refill % kWgmmaStages), tileBSmall(refill % kWgmmaStages), staged);
+      storeWgmmaB<BAccess, Tf32>(tileBBig(refill % kWgmmaStages), tileBSmall(refill % kWgmmaStages), staged);
     if (refill + 1 < kTiles)
       loadWgmmaB<BAccess>(staged, p, b, n0, kBegin + (refill + 1) * kWgmmaKElems);
     wgmmaWait<0>();
+    if constexpr (!Tf32) {
 #pragma unroll
-    for (int i = 0; i < 64; ++i) acc[i] += step[i];
+      for (int i = 0; i < 64; ++i) acc[i] += step[i];
+    }
   }
   cpAsyncWait<0>();
 

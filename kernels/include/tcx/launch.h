@@ -119,6 +119,9 @@ struct GemmProblem {
   i64 bStrides[3] = {}; // B (batch, k, n)
   bool aAligned16 = true; // base pointer, with its offset, 16-byte aligned
   bool bAligned16 = true;
+  // Float may run as one tf32 product (a convolution's contraction, as cuDNN runs it): on
+  // gemm_wgmma_f32, whatever K; every other kernel keeps fp32's accuracy.
+  bool tf32 = false;
 };
 
 // The fast path an operand qualifies for (the alignment rules are in abi.h).
@@ -138,6 +141,7 @@ struct GemmPlan {
   GemmKernel kernel = GemmKernel::Tiled;
   ElemType type = ElemType::BF16;
   int mTiles = 0; // gemm_small_m's MT (gemm_small_m_f32: M itself)
+  bool tf32 = false; // gemm_wgmma_f32's Tf32
   Access aAccess = Access::Strided;
   Access bAccess = Access::Strided;
   LaunchConfig launch = {};
@@ -191,7 +195,8 @@ constexpr i64 smallMSharedBytes(int mTiles, int kChunk, Access b, ElemType type)
 // multiprocessor), so no tail wave streams with a few blocks; that measured best at 16 x 4096 x
 // 6144 on an H200 (kernels/README.md). Each split keeps at least one 32-row slice per warp.
 // `wgmma`: the code is compiled for sm_90a, so float GEMMs whose A has k contiguous and B n or k
-// take gemm_wgmma_f32 where K is at least kWgmmaMinK.
+// take gemm_wgmma_f32 where K is at least kWgmmaMinK, or any K in tf32 (one product a step: no
+// 3xTF32 cost to amortise).
 inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0, bool wgmma = false) {
   using namespace detail;
   GemmPlan plan;
@@ -221,9 +226,10 @@ inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0, boo
       plan.workspaceBytes = splitKWorkspaceBytes(tiles * p.splitK * pr.m * tileN);
     return plan;
   }
-  if (wgmma && pr.type == ElemType::F32 && pr.k >= kWgmmaMinK && plan.aAccess == Access::ColContiguous &&
+  if (wgmma && pr.type == ElemType::F32 && (pr.tf32 || pr.k >= kWgmmaMinK) && plan.aAccess == Access::ColContiguous &&
       plan.bAccess != Access::Strided) {
     plan.kernel = GemmKernel::WgmmaF32;
+    plan.tf32 = pr.tf32;
     planOutputTiles(plan, pr, smCount, splitK,
                     {kWgmmaM, kWgmmaN, kWgmmaKElems, 1, kWgmmaThreads, kWgmmaSharedBytes});
     return plan;
@@ -256,11 +262,11 @@ inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0, boo
   return plan;
 }
 
-// "T, MT, B" (small M), "M, B" (small M in fp32 and on wgmma) or "T, A, B" (tiled), then the
-// epilogue type.
+// "T, MT, B" (small M), "M, B" (small M in fp32), "B, TF32" (wgmma) or "T, A, B" (tiled), then
+// the epilogue type.
 inline std::string gemmTemplateArgs(const GemmPlan& plan, std::string_view epilogue) {
   if (plan.kernel == GemmKernel::WgmmaF32)
-    return std::string(accessName(plan.bAccess)) + ", " + std::string(epilogue);
+    return std::string(accessName(plan.bAccess)) + (plan.tf32 ? ", true, " : ", false, ") + std::string(epilogue);
   if (plan.kernel == GemmKernel::SmallMF32)
     return std::to_string(plan.mTiles) + ", " + std::string(accessName(plan.bAccess)) + ", " + std::string(epilogue);
   std::string s(cudaTypeName(plan.type));

@@ -1,0 +1,64 @@
+// Float pointwise convolutions as tf32 GEMMs on gemm_wgmma_f32 (GemmLowering's
+// matchTf32PointwiseConv): which convolutions take it, what the launch reads,
+// and that cuDNN stays on offer. compute_op_gpu_test runs "Conv pointwise"
+// (which reaches it) against the CPU reference on a GPU.
+#include "CodegenTestUtil.h"
+
+#include "codegen/CudaCodegen.h"
+#include "codegen/VendorCall.h"
+#include "ops/GraphBuilder.h"
+#include "pipeline/VtcSession.h"
+#include "target/GpuPreset.h"
+#include "tcx/launch.h"
+
+#include <catch2/catch.hpp>
+
+using namespace tcx;
+using namespace tcx::test;
+
+namespace {
+
+// Four 1x1 convolutions: bias and Relu at 56 x 56 (the GEMM's case), one over
+// 7 x 7 (49-float rows, which wgmma's float4s cannot read), one into 32
+// channels (a quarter of a wgmma tile) and a 3x3 (no GEMM).
+Graph convolutions() {
+  GraphBuilder b("pointwise");
+  Value* x = b.input("x", DType::F32, {2, 64, 56, 56});
+  b.output(b.op("Relu", {b.op("Conv", {x, b.input("w", DType::F32, {128, 64, 1, 1}), b.input("bias", DType::F32, {128})})}));
+  b.output(b.op("Conv", {b.input("small", DType::F32, {2, 64, 7, 7}), b.input("w7", DType::F32, {128, 64, 1, 1})}));
+  b.output(b.op("Conv", {x, b.input("narrow", DType::F32, {32, 64, 1, 1})}));
+  b.output(b.op("Conv", {x, b.input("w3", DType::F32, {128, 64, 3, 3})},
+                attrs({{"pads", std::vector<int64_t>{1, 1, 1, 1}}})));
+  return b.finish();
+}
+
+} // namespace
+
+TEST_CASE("a float pointwise convolution runs as a tf32 GEMM on wgmma, its epilogue fused", "[codegen][conv]") {
+  VtcSession s(convolutions(), defaultGpuPreset());
+  s.select(EdgeConstraintSpecs{});
+  const GeneratedPlan hopper = generateCuda(s.optimizedPlan());
+  // One launch a convolution: the Relu is in the GEMM's epilogue.
+  CHECK(hopper.launches.size() == 4);
+  const std::vector<GeneratedLaunch> gemm = launchesDescribed(hopper, "conv 1x1 64->128 as tf32 gemm 128x3136x64 (batch 2)");
+  REQUIRE(gemm.size() == 1);
+  CHECK(gemm[0].block[0] == static_cast<unsigned>(kWgmmaThreads));
+  CHECK(gemm[0].grid == std::array<unsigned, 3>{25, 1, 2}); // 3136 pixels in 128-column tiles, 128 channels, 2 images
+  CHECK(countOccurrences(hopper.source, "tcx::gemm_wgmma_f32_body<tcx::Access::ColContiguous, true,") == 1);
+  // A: the filters, k contiguous; B: one image's channels x pixels, pixels contiguous.
+  CHECK(countOccurrences(hopper.source, ", 0, 64, 1};") == 1);
+  CHECK(countOccurrences(hopper.source, ", 200704, 3136, 1};") == 1);
+  CHECK(launchesDescribed(hopper, "(implicit GEMM").size() == 3);
+
+  // cuDNN (and cuBLAS for its GEMM) stay on offer for the GEMM's kernel, staged channels-first.
+  const auto offered = std::ranges::find(hopper.vendorAlternatives, gemm[0].planKernel, &VendorAlternative::planKernel);
+  REQUIRE(offered != hopper.vendorAlternatives.end());
+  const auto& conv = std::get<VendorConv>(offered->call);
+  CHECK((conv.cin == 64 && conv.cout == 128 && conv.kh == 1 && conv.h == 56));
+  CHECK_FALSE(conv.channelsLastResult);
+
+  INFO("without wgmma (sm_90) every convolution stays on conv_implicit_gemm");
+  const GeneratedPlan other = generateCuda(s.optimizedPlan(), codegenTargetFor("sm_90", 132));
+  CHECK(countOccurrences(other.source, "gemm_wgmma_f32") == 0);
+  CHECK(launchesDescribed(other, "(implicit GEMM").size() == 4);
+}
