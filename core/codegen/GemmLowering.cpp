@@ -306,8 +306,8 @@ bool emitGemm(ValueCode& values, const GemmMatch& match, ElemType type, const st
 // the epilogue in the GEMM's registers, where conv_implicit_gemm's 128 x 64
 // tiles and the library calls' staged result (cuDNN's or cuBLAS's, then the
 // epilogue kernel) cost ResNeXt-50's 1x1 convolutions at 56 x 56 and 32
-// images 165-193 us on an H100, their traffic at bandwidth about 50
-// (docs/benchmarks.md). Only where a 128-row tile of output channels is at
+// images 165-193 us on an H100 (docs/benchmarks.md), where their bytes
+// alone would take about 50 at the memory's bandwidth (computed, not timed). Only where a 128-row tile of output channels is at
 // least half used; nullopt elsewhere (no wgmma, operands it cannot read,
 // fewer channels), which keeps conv_implicit_gemm.
 constexpr int kMinTf32GemmChannels = 64;
@@ -360,17 +360,15 @@ bool emitLibraryGemm(ValueCode& values, const CodegenTarget& target) {
   // for float (3xTF32), which MatMuls keep (PyTorch's default too); a tf32
   // gemm_tiled measured slower than the staged implicit GEMM on pointwise
   // convolutions (docs/benchmarks.md).
-  if (!gemm && *type == ElemType::F32) {
-    if (std::optional<GemmMatch> conv = matchTf32PointwiseConv(values)) {
-      const GemmProblem& p = conv->problem;
-      if (!emitGemm(values, *conv, *type, fmt::format("conv 1x1 {}->{} as tf32 ", p.k, p.m))) return false;
-      offerVendorConv(values, *convolutionAnchor(values), conv->b, conv->a, *type);
-      return true;
-    }
-  }
-  if (!gemm && *type != ElemType::F32) gemm = matchPointwiseConv(values);
+  if (!gemm) gemm = *type == ElemType::F32 ? matchTf32PointwiseConv(values) : matchPointwiseConv(values);
   if (!gemm) return emitLibraryConv(values, *type, target);
-  if (!emitGemm(values, *gemm, *type, "")) return false;
+  const GemmProblem& p = gemm->problem;
+  if (!emitGemm(values, *gemm, *type, p.tf32 ? fmt::format("conv 1x1 {}->{} as tf32 ", p.k, p.m) : "")) return false;
+  // A float convolution keeps cuDNN's algorithms (and cuBLAS's GEMM) on offer.
+  if (p.tf32) {
+    offerVendorConv(values, *convolutionAnchor(values), gemm->b, gemm->a, *type);
+    return true;
+  }
   GemmProblem problem = gemm->problem;
   problem.type = *type;
   offerVendorGemm(values, problem, gemm->a, gemm->b);

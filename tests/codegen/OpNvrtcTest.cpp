@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <map>
+#include <memory>
 #include <catch2/catch.hpp>
 
 using namespace tcx;
@@ -128,49 +129,40 @@ TEST_CASE("the attention cases run on the kernels they exercise", "[codegen][ops
   CHECK(kernelsOf["attention staged on GEMMs bf16"].empty());
 }
 
+// The session of the compute op case `name`, its edges selected.
+std::unique_ptr<VtcSession> caseSession(const std::string& name) {
+  for (const test::OpCase& c : test::computeOpCases()) {
+    if (c.name != name) continue;
+    auto s = std::make_unique<VtcSession>(c.build(), defaultGpuPreset());
+    s->select(EdgeConstraintSpecs{});
+    return s;
+  }
+  raise(ErrorKind::Internal, "no compute op case '{}'", name);
+}
+
 TEST_CASE("the wgmma cases run their float GEMMs on gemm_wgmma_f32", "[codegen][ops]") {
   // compute_op_gpu_test checks them on a GPU; they test gemm_wgmma_f32 only if they reach it. The
   // classifier-like Gemm (transB) reads its weight with k contiguous.
-  int transposedWeights = 0;
-  for (const test::OpCase& c : test::computeOpCases()) {
-    if (c.name != "Gemm_m200 f32") continue;
-    VtcSession s(c.build(), defaultGpuPreset());
-    s.select(EdgeConstraintSpecs{});
-    const GeneratedPlan code = generateCuda(s.optimizedPlan());
-    transposedWeights += test::countOccurrences(code.source, "tcx::gemm_wgmma_f32_body<tcx::Access::RowContiguous,");
-  }
-  CHECK(transposedWeights == 1);
+  const GeneratedPlan classifier = generateCuda(caseSession("Gemm_m200 f32")->optimizedPlan());
+  CHECK(test::countOccurrences(classifier.source, "tcx::gemm_wgmma_f32_body<tcx::Access::RowContiguous,") == 1);
   // The optimised plan reads the sliced weight in place (rows of 136 floats); the baseline copies it
   // into rows of 130, which wgmma's float4s cannot take.
-  for (const test::OpCase& c : test::computeOpCases()) {
-    if (c.name != "MatMul on wgmma f32") continue;
-    VtcSession s(c.build(), defaultGpuPreset());
-    s.select(EdgeConstraintSpecs{});
-    const GeneratedPlan optimized = generateCuda(s.optimizedPlan());
-    CHECK(test::countOccurrences(optimized.source, "tcx::gemm_wgmma_f32_body<") == 2);
-    CHECK(test::countOccurrences(optimized.source, "p.b = {static_cast<const float*>(b.p[") == 2);
-    CHECK(test::countOccurrences(optimized.source, ", 0, 136, 1};") == 1);
-    CHECK(test::countOccurrences(optimized.source, "p.m = 400;") == 1);
-    const GeneratedPlan baseline = generateCuda(s.baselinePlan());
-    CHECK(test::countOccurrences(baseline.source, "tcx::gemm_wgmma_f32_body<") == 1);
-    return;
-  }
-  FAIL("no case named 'MatMul on wgmma f32'");
+  const std::unique_ptr<VtcSession> s = caseSession("MatMul on wgmma f32");
+  const GeneratedPlan optimized = generateCuda(s->optimizedPlan());
+  CHECK(test::countOccurrences(optimized.source, "tcx::gemm_wgmma_f32_body<") == 2);
+  CHECK(test::countOccurrences(optimized.source, "p.b = {static_cast<const float*>(b.p[") == 2);
+  CHECK(test::countOccurrences(optimized.source, ", 0, 136, 1};") == 1);
+  CHECK(test::countOccurrences(optimized.source, "p.m = 400;") == 1);
+  const GeneratedPlan baseline = generateCuda(s->baselinePlan());
+  CHECK(test::countOccurrences(baseline.source, "tcx::gemm_wgmma_f32_body<") == 1);
 }
 
 TEST_CASE("the float pointwise convolution case runs two of its convolutions as tf32 GEMMs on wgmma", "[codegen][ops]") {
   // compute_op_gpu_test checks gemm_wgmma_f32's tf32 form through this case only if it reaches it:
   // the 72- and 136-channel convolutions do (GemmLowering's matchTf32PointwiseConv); the 24-channel
   // one stays on conv_implicit_gemm (the 20-channel one over the concatenation is staged).
-  for (const test::OpCase& c : test::computeOpCases()) {
-    if (c.name != "Conv pointwise f32") continue;
-    VtcSession s(c.build(), defaultGpuPreset());
-    s.select(EdgeConstraintSpecs{});
-    const GeneratedPlan code = generateCuda(s.optimizedPlan());
-    CHECK(test::countOccurrences(code.source, "tcx::gemm_wgmma_f32_body<tcx::Access::ColContiguous, true,") == 2);
-    CHECK(test::launchesDescribed(code, "as tf32 gemm").size() == 2);
-    CHECK(test::countOccurrences(code.source, "tcx::conv_implicit_gemm_body<float,") == 1);
-    return;
-  }
-  FAIL("no case named 'Conv pointwise f32'");
+  const GeneratedPlan code = generateCuda(caseSession("Conv pointwise f32")->optimizedPlan());
+  CHECK(test::countOccurrences(code.source, "tcx::gemm_wgmma_f32_body<tcx::Access::ColContiguous, true,") == 2);
+  CHECK(test::launchesDescribed(code, "as tf32 gemm").size() == 2);
+  CHECK(test::countOccurrences(code.source, "tcx::conv_implicit_gemm_body<float,") == 1);
 }

@@ -5,6 +5,7 @@
 // does (exec/PlanExecutor.h: a plan runs the reference kernels, so any
 // difference is a wrong mapping function, a missed region or a bad buffer).
 // Both plans' CUDA is generated too, and its buffer bindings checked.
+#include "../codegen/CodegenTestUtil.h"
 #include "RealModels.h"
 #include "support/PlanCheck.h"
 
@@ -185,4 +186,9 @@ TEST_CASE("serving ResNeXt-50's 1x1 convolutions are each one GEMM over the batc
   }
   // Each bottleneck's two, the first stage's projection: 3 + 4 + 6 + 3 blocks.
   CHECK(pointwise >= 2 * 16);
+  // The same 33 run their own code as tf32 GEMMs on wgmma (GemmLowering's matchTf32PointwiseConv),
+  // every one reading the channels-last pixels with k contiguous (kernels of one shape share code).
+  CHECK(test::launchesDescribed(code, "as tf32 gemm").size() == 33);
+  CHECK(test::countOccurrences(code.source, "tcx::gemm_wgmma_f32_body<tcx::Access::RowContiguous, true,") > 0);
+  CHECK(test::countOccurrences(code.source, "tcx::gemm_wgmma_f32_body<tcx::Access::ColContiguous, true,") == 0);
 }
