@@ -16,15 +16,19 @@ bool layoutIsFree(const Value* v) {
 }
 
 // Whether a convolution runs on cuDNN's channels-last tensor-core kernels
-// once its tensors are stored so: a dense one, wide (ResNet's, DenseNet's
-// 1x1s, ResNeXt's), reading a strided view (not ShuffleNet's shuffled
-// channels). Grouped and depthwise ones (MobileNet, EfficientNet, RegNet,
-// ConvNeXt) and narrow dense ones (SqueezeNet's) run on generated kernels,
-// which are faster as stated.
+// (or the channels-last tf32 GEMM of 1x1s) once its tensors are stored so:
+// a dense one reading wide pixels and writing at least 32 channels
+// (ResNet's, ResNeXt's, DenseNet's 1x1s and its 3x3s to 32 growth
+// channels), reading a strided view (not ShuffleNet's shuffled channels).
+// Grouped and depthwise ones (MobileNet, EfficientNet, RegNet, ConvNeXt)
+// and dense ones reading narrow pixels (SqueezeNet's expands) run on
+// generated kernels, which are faster as stated. DenseNet-121's 3x3s once
+// counted as narrow, which left it as exported at 32 images though
+// channels-last measured 5599.3 us against 5967.8 (H100, docs/benchmarks.md).
 bool favoursChannelsLast(const FusedKernel& k, const Node& conv, const PointsToGraph& strategy) {
-  constexpr int64_t kWide = 64;
+  constexpr int64_t kWideIn = 64, kWideOut = 32;
   const Shape &x = conv.input(0)->type().shape, &y = conv.output(0)->type().shape;
-  if (conv.attrs().getInt("group", 1) != 1 || x.size() != 4 || y.size() != 4 || x[1] < kWide || y[1] < kWide)
+  if (conv.attrs().getInt("group", 1) != 1 || x.size() != 4 || y.size() != 4 || x[1] < kWideIn || y[1] < kWideOut)
     return false;
   if (std::find(k.inputs.begin(), k.inputs.end(), conv.input(0)) == k.inputs.end()) return true;
   return stridedView(strategy.resolve(conv.input(0)).mapping).has_value();
@@ -46,7 +50,7 @@ bool isDepthwise(const Node& conv) {
 // GPU. The share is set from the nine CNNs of the real-model suite measured
 // both ways at 32 images: ResNet-18 (93% favoured) and ResNeXt-50 (92%)
 // gained 1.30x and 1.12x; RegNetY-400MF (71%) lost 1.32x; DenseNet-121
-// (52%) gained 1.03x, within the spread of two runs. The work: at batch 1
+// gained 1.03x then, 1.07x once its 1x1s ran on the tf32 GEMM. The work: at batch 1
 // (3.4 and 7.8 GFLOP favoured, against 109 and 248 at 32 images) the
 // generated kernels were faster as exported (ResNet-18 304.8 against 321.9
 // us channels-last, ResNeXt-50 723.9 against 1122.7).

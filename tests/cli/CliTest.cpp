@@ -202,18 +202,21 @@ TEST_CASE("tcx export puts a real model's float GEMMs on wgmma for sm_90a only, 
   fs::remove_all(plain);
 }
 
-TEST_CASE("tcx's default layout is channels-last for ResNets at 32 images, as exported at batch 1 and for SqueezeNet "
-          "and MobileNet", "[cli][layout]") {
-  // LayoutPolicy::Auto: nearly all of ResNet-18's and ResNeXt-50's
-  // convolution work is dense and wide (cuDNN's channels-last kernels), 29%
-  // of SqueezeNet's; MobileNetV3 has depthwise convolutions; at batch 1
-  // (the small exports) the ResNets have too little work.
+TEST_CASE("tcx's default layout is channels-last for ResNets and DenseNet at 32 images, as exported at batch 1 and "
+          "for SqueezeNet, RegNet and MobileNet", "[cli][layout]") {
+  // LayoutPolicy::Auto: nearly all of ResNet-18's, ResNeXt-50's and
+  // DenseNet-121's convolution work is dense and wide (cuDNN's channels-last
+  // kernels), a third of SqueezeNet's; RegNetY's is mostly grouped;
+  // MobileNetV3 has depthwise convolutions; at batch 1 (the small exports)
+  // the ResNets have too little work.
   const fs::path db = tempDir() / "auto_layout.db";
   for (const auto& [export_, channelsLast] : std::vector<std::pair<std::string, bool>>{
            {"serve/resnet18", true},
            {"serve/resnext50", true},
+           {"serve/densenet121", true},
            {"small/resnet18", false},
            {"serve/squeezenet", false},
+           {"serve/regnet_y_400mf", false},
            {"serve/mobilenet_v3_small", false}}) {
     INFO(export_);
     fs::remove(db);

@@ -227,13 +227,19 @@ TEST_CASE("attention plans one wave of blocks over KV head groups and chunks", "
   REQUIRE(big.partial.grid[0] == 132);
 }
 
-TEST_CASE("attention's rings fit shared memory", "[kernels][launch]") {
+TEST_CASE("attention's panel ring fits shared memory", "[kernels][launch]") {
   for (int headDim : {64, 128, 256})
     for (int rowTiles = 1; rowTiles * headDim <= 256; ++rowTiles) {
-      REQUIRE(attentionStages(headDim, rowTiles) >= 1);
+      // K and V of a step at least, and every panel 16-byte aligned for the bulk copies.
+      REQUIRE(attentionPanels(headDim, rowTiles) >= 2);
+      REQUIRE(attentionPanelPitch(headDim) * 2 % 16 == 0);
       REQUIRE(attentionSharedBytes(headDim, rowTiles) <= 227 * 1024);
     }
-  REQUIRE(attentionStages(128, 1) == 2);
+  // Llama-3's decode (head dim 128, one row tile): three steps of K and V in the ring.
+  REQUIRE(attentionPanels(128, 1) == 6);
+  REQUIRE(attentionPanels(256, 1) == 2);
+  // Position rows 16 bytes past a multiple of 128: the 8 rows one ldmatrix reads hit distinct banks.
+  REQUIRE(attentionPanelPitch(128) * 2 % 128 == 16);
 }
 
 TEST_CASE("the fp32 attention takes a block per head and 64 query rows", "[kernels][launch]") {

@@ -146,6 +146,8 @@ inline constexpr int kSmallMKBlock = 32;
 // with the other's stream of B; with more than 16 rows the accumulators need the registers of a
 // single block.
 TCX_HOST_DEVICE constexpr int smallMMinBlocks(int mTiles) { return mTiles <= 2 ? 2 : 1; }
+// Shared memory the resident blocks of a multiprocessor divide between them for staged A.
+inline constexpr int kSmallMSharedPerSm = 200 * 1024;
 // A is staged as rows of kChunk + this many elements: the padding makes the warp's fragment reads
 // hit distinct shared-memory banks (16 bytes per lane when B is k-contiguous, 4 bytes otherwise).
 TCX_HOST_DEVICE constexpr int smallMAPadding(Access b) { return b == Access::RowContiguous ? 32 : 8; }
@@ -265,27 +267,29 @@ TCX_HOST_DEVICE constexpr long long convHaloSharedBytes(const ConvParams& p) {
 }
 
 // Attention phase 1: kAttentionBlocksPerSm blocks of kAttentionWarps warps on each
-// multiprocessor, each warp streaming 16 positions at a time through a ring of
-// attentionStages(headDim, rowTiles) shared-memory slots; dynamic shared memory only.
+// multiprocessor. The warps share a ring of attentionPanels(headDim, rowTiles) panels, each the K
+// or the V rows of kAttentionTile positions of every KV head the block's warps attend to, position
+// rows padded by 16 bytes; then each warp's Q fragments; then a "filled" and a "freed" mbarrier
+// per panel. Dynamic shared memory only.
 inline constexpr int kAttentionWarps = 8;
 inline constexpr int kAttentionBlocksPerSm = 1;
 inline constexpr int kAttentionThreads = 32 * kAttentionWarps;
 inline constexpr int kAttentionTile = 16;
-// One warp: its ring (K and V rows of headDim + 8 elements), its Q fragments, its barriers.
-TCX_HOST_DEVICE constexpr int attentionWarpBytes(int headDim, int rowTiles, int stages) {
-  return (stages * 2 * kAttentionTile * (headDim + 8) * 2 + rowTiles * headDim / 16 * 32 * 16 + stages * 8 + 15) /
-         16 * 16;
+// Elements from one position's row of a panel to the next's.
+TCX_HOST_DEVICE constexpr int attentionPanelPitch(int headDim) { return kAttentionWarps * headDim + 8; }
+TCX_HOST_DEVICE constexpr int attentionBlockBytes(int headDim, int rowTiles, int panels) {
+  return panels * kAttentionTile * attentionPanelPitch(headDim) * 2 + kAttentionWarps * rowTiles * headDim / 16 * 32 * 16 +
+         panels * 16;
 }
-// Up to 4 slots a warp, as many as fit the multiprocessor's shared memory (at least 1).
-TCX_HOST_DEVICE constexpr int attentionStages(int headDim, int rowTiles) {
-  int stages = 4;
-  while (stages > 1 && kAttentionWarps * attentionWarpBytes(headDim, rowTiles, stages) * kAttentionBlocksPerSm >
-                           226 * 1024)
-    --stages;
-  return stages;
+// Up to 8 panels (K and V of 4 steps of positions), as many as fit a block's shared memory (at least 2).
+TCX_HOST_DEVICE constexpr int attentionPanels(int headDim, int rowTiles) {
+  int panels = 8;
+  while (panels > 2 && attentionBlockBytes(headDim, rowTiles, panels) > 227 * 1024)
+    --panels;
+  return panels;
 }
 TCX_HOST_DEVICE constexpr int attentionSharedBytes(int headDim, int rowTiles) {
-  return kAttentionWarps * attentionWarpBytes(headDim, rowTiles, attentionStages(headDim, rowTiles));
+  return attentionBlockBytes(headDim, rowTiles, attentionPanels(headDim, rowTiles));
 }
 inline constexpr int kCombineThreads = 128;
 

@@ -9,11 +9,12 @@
 // 16 * RT), so each K and V row is read from DRAM once per unit, never expanded. Each warp of a
 // block owns one unit of the item's group, so the block's warps read adjacent heads of the same
 // positions: with K/V laid out (b, position, kvHead, d), whole contiguous rows. A block takes a
-// contiguous range of items. Each warp streams its positions, 16 at a time, through its own ring
-// of shared-memory tiles (pipeline.cuh: bulk copies, several tiles in flight), runs Q K^T and
-// P V on tensor cores from ldmatrix fragments (the score accumulators are P's A fragment
-// directly), keeps an online softmax, and writes (max, sum, o[D] / sum) per row and chunk to the
-// workspace (abi.h attentionWorkspaceBytes); warps never wait for each other.
+// contiguous range of items and streams their positions, 16 at a time, through a ring of
+// shared-memory panels that all its warps fill and read (pipeline.cuh: bulk copies, several
+// panels in flight; one copy per position for all the block's heads where they are adjacent).
+// Each warp runs Q K^T and P V for its unit on tensor cores from ldmatrix fragments (the score
+// accumulators are P's A fragment directly), keeps an online softmax, and writes (max, sum,
+// o[D] / sum) per row and chunk to the workspace (abi.h attentionWorkspaceBytes).
 // Phase 2, decode_attention_combine_body: one warp per (b, h, i) merges the chunks and calls
 // OutStore.
 //
@@ -40,87 +41,75 @@ template <typename T> __device__ __forceinline__ T* partialO(const AttentionPara
   return reinterpret_cast<T*>(static_cast<char*>(p.workspace) + attentionPartialOOffset(partials));
 }
 
-// One ring slot: 16 positions of K and V. Rows are padded by 16 bytes so that the 8 rows one
-// ldmatrix reads fall in distinct shared-memory banks.
-template <typename T, int D> struct KvTile {
-  T k[kAttentionTile][D + 8];
-  T v[kAttentionTile][D + 8];
+// The block's shared memory (abi.h attentionBlockBytes): the panel ring, each warp's Q fragments
+// (A fragments of Q K^T, one 16-byte entry per lane) and the ring's barriers.
+template <typename T, int D, int RT, int P> struct alignas(16) AttentionShared {
+  T panel[P][kAttentionTile][attentionPanelPitch(D)];
+  uint4 q[kAttentionWarps][RT][D / 16][32];
+  unsigned long long filled[P]; // the panel's rows landed: one arrival per warp, plus its copies' bytes
+  unsigned long long freed[P];  // every warp is done reading it
 };
 
-// Everything one warp owns: its ring, its unit's Q fragments and the ring's barriers.
-template <typename T, int D, int RT, int S> struct alignas(16) AttentionWarpShared {
-  KvTile<T, D> ring[S];
-  uint4 q[RT][D / 16][32]; // A fragments of Q K^T, one 16-byte entry per lane
-  unsigned long long ready[S];
-};
-
-// A warp's walk over the positions of its items: the item, the first of the next 16 positions
-// and the chunk's end, with K and V at position 0 of the item's (b, kvHead).
-template <typename T> struct KvCursor {
-  int item, pos, end;
-  const T* k;
-  const T* v;
-};
-
-// Decoded work item.
+// A work item: batch row b, a group of W consecutive units (one per warp) and a chunk of
+// positions. The group's units attend to KV heads firstHead .. firstHead + heads - 1.
 struct AttentionItem {
-  int b, unit, chunk;
+  int b, group, chunk, firstHead, heads;
 };
 
-template <int W>
-__device__ __forceinline__ AttentionItem decodeItem(const AttentionParams& p, int groups, int item, int warp) {
-  const int chunk = item % p.numChunks, bg = item / p.numChunks;
-  return {bg / groups, bg % groups * W + warp, chunk};
+template <int W> __device__ __forceinline__ AttentionItem decodeItem(const AttentionParams& p, int groups, int item) {
+  const int chunk = item % p.numChunks, bg = item / p.numChunks, group = bg % groups;
+  const int units = p.kvHeads * p.rowGroups, first = group * W, last = min(first + W, units) - 1;
+  return {bg / groups, group, chunk, first / p.rowGroups, last / p.rowGroups - first / p.rowGroups + 1};
 }
 
-// Moves `c` to the first item at or after `item` (and before `last`) that gives this warp work.
-template <typename T, int W>
-__device__ __forceinline__ void seekItem(KvCursor<T>& c, const AttentionParams& p, int groups, int item, int last,
-                                         int warp) {
-  for (; item < last; ++item) {
-    const AttentionItem it = decodeItem<W>(p, groups, item, warp);
-    if (it.unit >= p.kvHeads * p.rowGroups)
-      continue;
-    const int kvHead = it.unit / p.rowGroups;
-    c.item = item;
-    c.pos = it.chunk * p.chunkLen;
-    c.end = min(c.pos + p.chunkLen, p.skv);
-    c.k = static_cast<const T*>(p.k) + it.b * p.kStride[0] + kvHead * p.kStride[1];
-    c.v = static_cast<const T*>(p.v) + it.b * p.vStride[0] + kvHead * p.vStride[1];
-    return;
-  }
-  c.item = last;
+// The block's walk over the 16-position steps of its items; every warp keeps its own copy.
+struct StepCursor {
+  int item, pos, end;
+};
+
+__device__ __forceinline__ void startItem(StepCursor& c, const AttentionParams& p, int item) {
+  const int chunk = item % p.numChunks;
+  c.item = item, c.pos = chunk * p.chunkLen, c.end = min(c.pos + p.chunkLen, p.skv);
 }
 
-template <typename T, int W>
-__device__ __forceinline__ void advance(KvCursor<T>& c, const AttentionParams& p, int groups, int last, int warp) {
+__device__ __forceinline__ void advance(StepCursor& c, const AttentionParams& p) {
   c.pos += kAttentionTile;
   if (c.pos >= c.end)
-    seekItem<T, W>(c, p, groups, c.item + 1, last, warp);
+    startItem(c, p, c.item + 1);
 }
 
-// Fills ring slot `tile` with the 16 positions at the cursor: lane l < 16 takes K row l, lane
-// 16 + l V row l; rows past the chunk's end are zeroed (their scores are masked, and P V must
-// not see stale NaN).
-template <typename T, int D>
-__device__ __forceinline__ void fillTile(KvTile<T, D>& tile, unsigned long long* bar, const KvCursor<T>& c,
-                                         const AttentionParams& p, bool bulk) {
-  const int lane = threadIdx.x % 32, r = lane % kAttentionTile, pos = c.pos + r;
-  const bool isV = lane >= kAttentionTile, live = pos < c.end;
-  const T* src = isV ? c.v + pos * p.vStride[2] : c.k + pos * p.kStride[2];
-  T* dst = isV ? tile.v[r] : tile.k[r];
-  constexpr unsigned kRowBytes = D * sizeof(T);
+// This warp's share of filling one panel with the K (or V) rows of positions pos .. pos + 15 of
+// heads firstHead .. firstHead + heads - 1 at `base` (position 0, head 0 of the item's batch row).
+// Where the heads of a position are adjacent (strideHead == D) one copy moves all of them, so a
+// panel takes 16 copies, not 16 per head: with a copy per lane per row the copy engine's operands
+// were converted lane by lane, and that loop drew 40 % of the kernel's stall samples (pipeline.cuh).
+// Copies go to lanes across the warps (job j to warp j % W), so each warp issues a few. Rows past
+// the chunk's end are zeroed: their scores are masked, and P V must not meet stale NaN.
+template <typename T, int D, int W>
+__device__ __forceinline__ void fillPanel(T (*panel)[attentionPanelPitch(D)], unsigned long long* bar,
+                                          const T* base, i64 stridePos, i64 strideHead, const AttentionItem& it,
+                                          const StepCursor& c, bool bulk) {
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const bool merged = bulk && strideHead == D;
+  const int perPos = merged ? 1 : it.heads, rowElems = merged ? it.heads * D : D;
+  const int job = lane * W + warp, r = job / perPos, h = job % perPos;
+  const bool mine = job < kAttentionTile * perPos, live = mine && c.pos + r < c.end;
+  T* dst = panel[min(r, kAttentionTile - 1)] + h * D;
+  const T* src = base + (c.pos + r) * stridePos + (it.firstHead + h) * strideHead;
+  const unsigned bytes = live ? rowElems * sizeof(T) : 0;
+  if (mine && !live)
+    zeroRow(dst, rowElems * sizeof(T));
   if (bulk) {
-    if (!live)
-      zeroRow(dst, kRowBytes);
-    fillBegin(bar, 2 * kRowBytes * min(kAttentionTile, c.end - c.pos));
+    fillBegin(bar, __reduce_add_sync(0xffffffffu, bytes));
     if (live)
-      copyRow(dst, src, kRowBytes, bar);
+      copyRow(dst, src, bytes, bar);
     return;
   }
+  if (live) {
 #pragma unroll 4
-  for (int x = 0; x < D / 8; ++x)
-    reinterpret_cast<uint4*>(dst)[x] = live ? gather8(src + 8 * x, 1, 8) : make_uint4(0, 0, 0, 0);
+    for (int x = 0; x < D / 8; ++x)
+      reinterpret_cast<uint4*>(dst)[x] = gather8(src + 8 * x, 1, 8);
+  }
   fillBegin(bar, 0);
 }
 
@@ -150,11 +139,14 @@ __device__ __forceinline__ void stageQ(uint4 (&q)[RT][D / 16][32], const Attenti
   }
 }
 
-template <typename T, int D, int RT, int W, int S, typename ScoreOp>
+template <typename T, int D, int RT, int W, int P, typename ScoreOp>
 __device__ __forceinline__ void attentionPartial(const AttentionParams& p, const ScoreOp& score) {
   constexpr int kDTiles = D / 8;
+  // A warp refills the panel it finished kLag panels before the one it just finished, so that
+  // warps a little behind the others rarely hold up a refill; P - kLag panels are in flight.
+  constexpr int kLag = P / 2 - 1;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
-  auto& sh = reinterpret_cast<AttentionWarpShared<T, D, RT, S>*>(dynamicShared())[warp];
+  auto& sh = *reinterpret_cast<AttentionShared<T, D, RT, P>*>(dynamicShared());
   const int groupSize = p.heads / p.kvHeads, rows = groupSize * p.sq;
   const int units = p.kvHeads * p.rowGroups, groups = (units + W - 1) / W;
   const int items = p.batch * groups * p.numChunks, perBlock = (items + gridDim.x - 1) / gridDim.x;
@@ -165,26 +157,67 @@ __device__ __forceinline__ void attentionPartial(const AttentionParams& p, const
       (reinterpret_cast<unsigned long long>(p.k) | reinterpret_cast<unsigned long long>(p.v)) % 16 == 0 &&
       (p.kStride[0] | p.kStride[1] | p.kStride[2] | p.vStride[0] | p.vStride[1] | p.vStride[2]) % 8 == 0;
 
-  if (lane < S)
-    initSlot(&sh.ready[lane]);
-  fenceSlotInit();
-  KvCursor<T> fill, use;
-  seekItem<T, W>(fill, p, groups, first, last, warp);
-  use = fill;
-  for (int s = 0; s < S && fill.item < last; ++s) {
-    fillTile<T, D>(sh.ring[s], &sh.ready[s], fill, p, bulk);
-    advance<T, W>(fill, p, groups, last, warp);
+  if (warp == 0 && lane < P) {
+    initSlot(&sh.filled[lane], W);
+    initSlot(&sh.freed[lane], W);
   }
+  fenceSlotInit();
+  __syncthreads();
+  if (first >= last)
+    return;
 
-  int step = 0, stagedB = -1, stagedUnit = -1;
+  // Panel sequence number s holds K (s even) or V (s odd) of the fill cursor's step; every warp
+  // takes part in every fill, and waits for a panel to be freed by all warps before refilling it.
+  StepCursor fill, use;
+  startItem(fill, p, first);
+  use = fill;
+  int fillSeq = 0;
+  auto fillNext = [&] {
+    if (fill.item >= last)
+      return;
+    const int panel = fillSeq % P;
+    if (fillSeq >= P)
+      waitSlot(&sh.freed[panel], (fillSeq / P - 1) % 2);
+    const AttentionItem it = decodeItem<W>(p, groups, fill.item);
+    if (fillSeq % 2 == 0)
+      fillPanel<T, D, W>(sh.panel[panel], &sh.filled[panel], static_cast<const T*>(p.k) + it.b * p.kStride[0],
+                         p.kStride[2], p.kStride[1], it, fill, bulk);
+    else
+      fillPanel<T, D, W>(sh.panel[panel], &sh.filled[panel], static_cast<const T*>(p.v) + it.b * p.vStride[0],
+                         p.vStride[2], p.vStride[1], it, fill, bulk);
+    if (fillSeq++ % 2 == 1)
+      advance(fill, p);
+  };
+  for (int s = 0; s < P - kLag; ++s)
+    fillNext();
+  int useSeq = 0;
+  // Waits for the next panel in sequence and returns it.
+  auto acquire = [&]() -> T(*)[attentionPanelPitch(D)] {
+    waitSlot(&sh.filled[useSeq % P], useSeq / P % 2);
+    return sh.panel[useSeq % P];
+  };
+  // Called by every lane once the warp has consumed (fed to an mma) all it read from the panel.
+  auto release = [&] {
+    __syncwarp();
+    if (lane == 0)
+      arriveExpecting(&sh.freed[useSeq % P], 0);
+    ++useSeq;
+    fillNext();
+  };
+
+  int stagedB = -1, stagedUnit = -1;
   while (use.item < last) {
-    const AttentionItem it = decodeItem<W>(p, groups, use.item, warp);
-    const int kvHead = it.unit / p.rowGroups, rowBase = it.unit % p.rowGroups * 16 * RT;
-    if (it.b != stagedB || it.unit != stagedUnit) {
+    const AttentionItem it = decodeItem<W>(p, groups, use.item);
+    // A warp past the last unit of the group takes part in the ring but computes nothing.
+    const int unit = it.group * W + warp;
+    const bool live = unit < units;
+    const int kvHead = unit / p.rowGroups, rowBase = unit % p.rowGroups * 16 * RT;
+    const int column = (kvHead - it.firstHead) * D;
+    if (live && (it.b != stagedB || unit != stagedUnit)) {
       __syncwarp();
-      stageQ<T, D, RT>(sh.q, p, it.b, kvHead, rowBase);
+      stageQ<T, D, RT>(sh.q[warp], p, it.b, kvHead, rowBase);
       __syncwarp();
-      stagedB = it.b, stagedUnit = it.unit;
+      stagedB = it.b, stagedUnit = unit;
     }
     // The lane's rows g, g + 8 of each row tile: query head and query row.
     int headOf[RT][2], rowOf[RT][2];
@@ -201,10 +234,15 @@ __device__ __forceinline__ void attentionPartial(const AttentionParams& p, const
       }
 
     const int item = use.item;
-    for (; use.item == item; ++step) {
-      const int slot = step % S, pos0 = use.pos, end = use.end;
-      waitSlot(&sh.ready[slot], step / S % 2);
-      const KvTile<T, D>& tile = sh.ring[slot];
+    for (; use.item == item; advance(use, p)) {
+      const int pos0 = use.pos, end = use.end;
+      const T(*panel)[attentionPanelPitch(D)] = acquire();
+      if (!live) {
+        release();
+        acquire();
+        release();
+        continue;
+      }
 
       // Scores: K rows are B's columns; ldmatrix matrix l / 8 is (positions 8 (l / 16) + 0..7,
       // d 16 kk + 8 ((l / 8) % 2) + 0..7), i.e. both k halves of both 8-position tiles.
@@ -212,15 +250,17 @@ __device__ __forceinline__ void attentionPartial(const AttentionParams& p, const
 #pragma unroll
       for (int kk = 0; kk < D / 16; ++kk) {
         unsigned kf[4];
-        ldmatrixX4(kf, &tile.k[8 * (lane / 16) + lane % 8][16 * kk + 8 * (lane / 8 % 2)]);
+        ldmatrixX4(kf, &panel[8 * (lane / 16) + lane % 8][column + 16 * kk + 8 * (lane / 8 % 2)]);
 #pragma unroll
         for (int mt = 0; mt < RT; ++mt) {
-          const uint4 qf = sh.q[mt][kk][lane];
+          const uint4 qf = sh.q[warp][mt][kk][lane];
           const unsigned a[4] = {qf.x, qf.y, qf.z, qf.w};
           mma16816<T>(s[mt][0], a, kf[0], kf[1]);
           mma16816<T>(s[mt][1], a, kf[2], kf[3]);
         }
       }
+
+      release();
 
       // Scores through ScoreOp, then the online softmax update of each of the lane's two rows.
       // The output is rescaled only when some row's max grew (rarely, after the first steps).
@@ -285,10 +325,11 @@ __device__ __forceinline__ void attentionPartial(const AttentionParams& p, const
         pa[mt][2] = packFloats<T>(s[mt][1][0], s[mt][1][1]);
         pa[mt][3] = packFloats<T>(s[mt][1][2], s[mt][1][3]);
       }
+      const T(*values)[attentionPanelPitch(D)] = acquire();
 #pragma unroll
       for (int jj = 0; jj < D / 16; ++jj) {
         unsigned vf[4];
-        ldmatrixX4Trans(vf, &tile.v[8 * (lane / 8 % 2) + lane % 8][16 * jj + 8 * (lane / 16)]);
+        ldmatrixX4Trans(vf, &values[8 * (lane / 8 % 2) + lane % 8][column + 16 * jj + 8 * (lane / 16)]);
 #pragma unroll
         for (int mt = 0; mt < RT; ++mt) {
           mma16816<T>(o[mt][2 * jj], pa[mt], vf[0], vf[1]);
@@ -296,13 +337,10 @@ __device__ __forceinline__ void attentionPartial(const AttentionParams& p, const
         }
       }
 
-      releaseSlot();
-      if (fill.item < last) {
-        fillTile<T, D>(sh.ring[slot], &sh.ready[slot], fill, p, bulk);
-        advance<T, W>(fill, p, groups, last, warp);
-      }
-      advance<T, W>(use, p, groups, last, warp);
+      release();
     }
+    if (!live)
+      continue;
 
     // Publish (max, sum, o) of the item's real rows for phase 2: row g + 8 half of tile mt holds
     // o at d = 8j + 2t, 8j + 2t + 1.
@@ -341,10 +379,10 @@ __device__ __forceinline__ void decode_attention_partial_body(const AttentionPar
   static_assert(isTensorCoreType<T>, "attention takes __half or __nv_bfloat16");
   static_assert(D == 64 || D == 128 || D == 256, "head dim 64, 128 or 256");
   static_assert(RT >= 1 && RT * D <= 256, "the output accumulators of RT row tiles must fit registers");
-  constexpr int S = attentionStages(D, RT);
-  static_assert(sizeof(detail::AttentionWarpShared<T, D, RT, S>) * kAttentionWarps == attentionSharedBytes(D, RT),
+  constexpr int P = attentionPanels(D, RT);
+  static_assert(sizeof(detail::AttentionShared<T, D, RT, P>) == attentionSharedBytes(D, RT),
                 "abi.h sizes the shared memory");
-  detail::attentionPartial<T, D, RT, kAttentionWarps, S>(p, score);
+  detail::attentionPartial<T, D, RT, kAttentionWarps, P>(p, score);
 }
 
 // Grid: ceil(batch * heads * sq / (kCombineThreads / 32)); block: kCombineThreads. Lane l holds

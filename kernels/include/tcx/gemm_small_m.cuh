@@ -3,7 +3,9 @@
 // gemm_small_m: C = A B for M <= 64 rows of A (decode-time projections), where the GEMM is bound
 // by reading B once. Each warp streams 64 columns x 32 rows of B per step straight from DRAM into
 // registers with 16-byte loads (no shared-memory round trip), shuffles them into tensor-core
-// fragments and multiplies with A, which the block has staged in shared memory.
+// fragments and multiplies with A, which the block has staged in shared memory. The loads of a
+// warp's next step are issued before the multiply of this one: with one step in flight per warp
+// the kernel waited out a DRAM round trip every step and read B at 37 % of copy (kernels/README.md).
 //
 // The trick that keeps B in registers: mma.sync contracts fragment columns with fragment rows in
 // whatever order they are numbered, so the k order (and the n order of the output) may be
@@ -114,19 +116,30 @@ __device__ __forceinline__ void multiplySlice(float (&acc)[4][MT][4], const uint
 
 // Copies A[0..rows)[kc..kc+cols) into shared memory as rows of `stride` elements, zero past M
 // and K. 16-byte loads when A is k-contiguous and aligned; A is small and reused by every block,
-// so these go through L1/L2 normally.
+// so these go through L1/L2 normally. Each thread issues kBatch loads before its first store: the
+// staging is a few L2 round trips, not one per vector.
 template <typename T>
 __device__ __forceinline__ void stageA(T* dst, int stride, const GemmParams& p, const T* a,
                                        bool vectorA, int kc, int rows, int cols) {
-  const int vectorsPerRow = cols / 8;
-  for (int i = threadIdx.x; i < rows * vectorsPerRow; i += kSmallMThreads) {
-    const int m = i / vectorsPerRow, k = kc + 8 * (i % vectorsPerRow);
-    const T* src = a + m * p.a.strideRow + k * p.a.strideCol;
-    uint4 x = make_uint4(0, 0, 0, 0);
-    if (m < p.m)
-      x = vectorA && k + 8 <= p.k ? *reinterpret_cast<const uint4*>(src)
-                                  : gather8(src, p.a.strideCol, p.k - k);
-    *reinterpret_cast<uint4*>(dst + m * stride + (k - kc)) = x;
+  constexpr int kBatch = 4;
+  const int vectorsPerRow = cols / 8, vectors = rows * vectorsPerRow;
+  for (int i0 = threadIdx.x; i0 < vectors; i0 += kBatch * kSmallMThreads) {
+    uint4 x[kBatch];
+#pragma unroll
+    for (int u = 0; u < kBatch; ++u) {
+      const int i = i0 + u * kSmallMThreads, m = i / vectorsPerRow, k = kc + 8 * (i % vectorsPerRow);
+      const T* src = a + m * p.a.strideRow + k * p.a.strideCol;
+      x[u] = make_uint4(0, 0, 0, 0);
+      if (i < vectors && m < p.m)
+        x[u] = vectorA && k + 8 <= p.k ? *reinterpret_cast<const uint4*>(src)
+                                       : gather8(src, p.a.strideCol, p.k - k);
+    }
+#pragma unroll
+    for (int u = 0; u < kBatch; ++u) {
+      const int i = i0 + u * kSmallMThreads;
+      if (i < vectors)
+        *reinterpret_cast<uint4*>(dst + i / vectorsPerRow * stride + 8 * (i % vectorsPerRow)) = x[u];
+    }
   }
 }
 
@@ -171,18 +184,27 @@ __device__ __forceinline__ void gemm_small_m_body(const GemmParams& p, const Epi
   const int aStride = p.kChunk + smallMAPadding(BAccess);
   T* aShared = reinterpret_cast<T*>(dynamicShared());
 
+  // The warp's slices of the split are warp, warp + W, ...; each is loaded one slice ahead of
+  // its multiply (and the first before A is staged), so a warp always has a slice of B in flight.
+  const int splitSlices = (kEnd - kBegin + kSmallMKBlock - 1) / kSmallMKBlock;
+  const int chunkSlices = p.kChunk / kSmallMKBlock;
   float acc[4][MT][4] = {};
-  for (int kc = kBegin; kc < kEnd; kc += p.kChunk) {
-    const int slices = (min(kEnd - kc, p.kChunk) + kSmallMKBlock - 1) / kSmallMKBlock;
+  uint4 cur[8], next[8];
+  int slice = warp;
+  if (slice < splitSlices)
+    loadSlice<T, BAccess>(cur, p, b, n0, kBegin + kSmallMKBlock * slice, lane);
+  for (int c0 = 0; c0 < splitSlices; c0 += chunkSlices) {
+    const int chunkEnd = min(c0 + chunkSlices, splitSlices);
     __syncthreads();
-    stageA(aShared, aStride, p, a, vectorA, kc, kRows, slices * kSmallMKBlock);
+    stageA(aShared, aStride, p, a, vectorA, kBegin + kSmallMKBlock * c0, kRows, (chunkEnd - c0) * kSmallMKBlock);
     __syncthreads();
-    // 8 independent 16-byte loads per thread per slice; the other resident block (see
-    // smallMMinBlocks) keeps the SM's stream going while this one waits or synchronises.
-    for (int slice = warp; slice < slices; slice += kSmallMWarps) {
-      uint4 v[8];
-      loadSlice<T, BAccess>(v, p, b, n0, kc + kSmallMKBlock * slice, lane);
-      multiplySlice<T, MT, BAccess>(acc, v, aShared + kSmallMKBlock * slice, aStride, lane);
+    for (; slice < chunkEnd; slice += kSmallMWarps) {
+      if (slice + kSmallMWarps < splitSlices)
+        loadSlice<T, BAccess>(next, p, b, n0, kBegin + kSmallMKBlock * (slice + kSmallMWarps), lane);
+      multiplySlice<T, MT, BAccess>(acc, cur, aShared + kSmallMKBlock * (slice - c0), aStride, lane);
+#pragma unroll
+      for (int i = 0; i < 8; ++i)
+        cur[i] = next[i];
     }
   }
 

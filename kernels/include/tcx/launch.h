@@ -251,9 +251,10 @@ inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0, boo
   const i64 kPerSplit = ceilDiv(slices, std::clamp<i64>(wanted, 1, maxSplit)) * kSmallMKBlock;
   p.kPerSplit = static_cast<int>(kPerSplit);
   p.splitK = static_cast<int>(ceilDiv(pr.k, kPerSplit));
-  // Stage as much of the split's K as fits 48 KiB, in multiples of 64 (bank-conflict-free rows).
+  // Stage as much of the split's K as fits the block's share of the multiprocessor's shared memory
+  // (one chunk for the decode projections), in multiples of 64 (bank-conflict-free rows).
   const i64 rowBytes = i64{8} * plan.mTiles * elemBytes(pr.type);
-  const i64 fit = (48 * 1024 / rowBytes - smallMAPadding(plan.bAccess)) / 64 * 64;
+  const i64 fit = (kSmallMSharedPerSm / smallMMinBlocks(plan.mTiles) / rowBytes - smallMAPadding(plan.bAccess)) / 64 * 64;
   p.kChunk = static_cast<int>(std::max<i64>(64, std::min(roundUp(kPerSplit, 64), fit)));
   plan.launch = launch1d(ceilDiv(pr.n, kSmallMTileN), p.splitK, pr.batch, kSmallMThreads,
                          smallMSharedBytes(plan.mTiles, p.kChunk, plan.bAccess, pr.type));

@@ -1,7 +1,7 @@
 #ifndef TCX_PIPELINE_CUH
 #define TCX_PIPELINE_CUH
-// Per-warp copy rings for the memory-bound kernels: a warp keeps several tiles of a stream
-// (weights, a KV cache) in flight into shared memory, each tile completing on its own mbarrier.
+// Copy rings for the memory-bound kernels: the warps of a block keep several tiles of a stream
+// (a KV cache, say) in flight into shared memory, each tile completing on its own mbarrier.
 //
 // Hopper (sm_90) copies rows with the bulk-copy engine (cp.async.bulk): one instruction moves a
 // whole row of 64 to 512 bytes without touching registers or L1, so the bytes in flight are
@@ -9,11 +9,13 @@
 // aligned, and older GPUs, fill the tile with ordinary loads instead; the consumer side is the
 // same either way.
 //
-// Protocol of one ring slot, all by one warp: the lanes write what they fill with ordinary
-// stores (zeroed rows out of range, gathered rows), fillBegin announces the bytes the copies will
-// deliver (a release arrival on the slot's mbarrier), the lanes issue their row copies, and
-// waitSlot (acquire) returns once every byte landed. A slot is refilled only after the warp is
-// done with it (releaseSlot).
+// Protocol of one ring slot, by each warp that fills part of it: the lanes write what they fill
+// with ordinary stores (zeroed rows out of range, gathered rows), fillBegin announces the bytes
+// the warp's copies will deliver (a release arrival on the slot's mbarrier, which counts one
+// arrival per filling warp), the lanes issue their row copies, and waitSlot (acquire) returns
+// once every warp arrived and every byte landed. A slot is refilled only after every warp that
+// reads it is done with it: each arrives on a second mbarrier (arriveExpecting with no bytes)
+// once it has consumed what it read, and the fillers wait for that.
 //
 // Measured cost (ncu, H200): cp.async.bulk takes warp-uniform operands, so when each lane issues
 // its own row the compiler runs a serial elect loop over the lanes, which drew about 40 % of the
@@ -30,9 +32,9 @@ inline constexpr bool kBulkCopy = false;
 inline constexpr bool kBulkCopy = true;
 #endif
 
-// One arrival per phase: the warp's lane 0 announcing the fill.
-__device__ __forceinline__ void initSlot(unsigned long long* bar) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(sharedAddress(bar)) : "memory");
+// `arrivals` per phase: lane 0 of each warp that fills (or frees) the slot.
+__device__ __forceinline__ void initSlot(unsigned long long* bar, unsigned arrivals) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(sharedAddress(bar)), "r"(arrivals) : "memory");
 }
 
 // Makes the initialised barriers visible to the copy engine and to the other lanes.
@@ -80,11 +82,9 @@ __device__ __forceinline__ void waitSlot(unsigned long long* bar, unsigned parit
   } while (!done);
 }
 
-// Called by every lane once the warp is done with a slot, before the slot is refilled. The warp
-// must have consumed every value it read from the slot (fed it to an mma, say): its reads have
-// then completed before the copy that overwrites them is issued. (A fence.proxy.async here cost
-// up to 2 % in the kernels, and the warp's own order already covers the hazard.)
-__device__ __forceinline__ void releaseSlot() { __syncwarp(); }
+// A warp has consumed a value it read from a slot once an instruction that uses it (an mma, say)
+// has issued: its reads have then completed, before any copy that overwrites them is issued. (A
+// fence.proxy.async before freeing a slot cost up to 2 % in the kernels.)
 
 // Starts a fill of one slot, after the lanes' ordinary stores into it: lane 0 announces `bytes`,
 // what the copies issued after this call will deliver (0 for a fill by ordinary stores alone).
