@@ -4,7 +4,8 @@
 # ratio is still taken within one run on one GPU; the GPUs only shorten the wall time of the suite, which with the
 # max-autotune column does not fit one device call on one GPU. Inductor's compile workers are capped per GPU so that
 # one GPU's compiles leave CPU to another's eager timing (eager at batch 1 is bound by the CPU's launches).
-# Every row so far comes back as $OUT/rows.md, for suite_table.py.
+# Every row so far comes back as $OUT/rows.md, for suite_table.py (and as $OUT/state/gpu*/*.md if the call is cut off
+# before the end).
 # Usage: profiler/bench/suite_gpus.sh BUNDLE DEADLINE_S [SIZE...] [--done DIR] [-- SUITE_BENCHMARK_ARGS...]
 #   as suite_parts.sh; SUITE_BENCHMARK_ARGS may not hold --only (the models are dealt out here)
 set -uo pipefail
@@ -13,8 +14,9 @@ parts=()
 while [ $# -gt 0 ] && [ "$1" != -- ]; do parts+=("$1"); shift; done
 [ $# -gt 0 ] && shift
 gpus=$(nvidia-smi -L | wc -l)
-state=${STATE:-/tmp/tcx-suite}
-out=${OUT:-$state}
+# Each GPU's rows are written as they are timed; under $OUT they come back even when the call is cut off.
+out=${OUT:-/tmp/tcx-suite}
+state=${STATE:-$out/state}
 models=($(cd "$root" && python3 -c "import sys; sys.path.insert(0, 'models/real'); import export; print(*export.models())"))
 export TORCHINDUCTOR_COMPILE_THREADS=$(( $(nproc) / gpus / 2 > 0 ? $(nproc) / gpus / 2 : 1 ))
 echo "${#models[@]} models on $gpus GPUs, $TORCHINDUCTOR_COMPILE_THREADS compile threads each"
