@@ -206,7 +206,7 @@ TEST_CASE("tcx's default layout is channels-last for ResNets and DenseNet at 32 
           "for SqueezeNet, RegNet and MobileNet", "[cli][layout]") {
   // LayoutPolicy::Auto: nearly all of ResNet-18's, ResNeXt-50's and
   // DenseNet-121's convolution work is dense and wide (cuDNN's channels-last
-  // kernels), a third of SqueezeNet's; RegNetY's is mostly grouped;
+  // kernels), not SqueezeNet's (its expands read 16 to 64 channels); RegNetY's is mostly grouped;
   // MobileNetV3 has depthwise convolutions; at batch 1 (the small exports)
   // the ResNets have too little work.
   const fs::path db = tempDir() / "auto_layout.db";

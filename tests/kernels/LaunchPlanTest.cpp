@@ -25,6 +25,8 @@ void requireSplitInvariants(const GemmPlan& plan) {
   REQUIRE(plan.launch.grid[1] == static_cast<unsigned>(p.splitK));
   REQUIRE(plan.launch.sharedBytes >= 8u * plan.mTiles * (p.kChunk + smallMAPadding(plan.bAccess)) * 2);
   REQUIRE((plan.workspaceBytes > 0) == (p.splitK > 1));
+  // The resident blocks' staged A fits the multiprocessor.
+  REQUIRE(i64{plan.launch.sharedBytes} * smallMMinBlocks(plan.mTiles) <= kSmallMSharedPerSm);
 }
 
 } // namespace
@@ -37,6 +39,8 @@ TEST_CASE("decode projections take gemm_small_m with split K", "[kernels][launch
   REQUIRE(plan.launch.grid[0] == 96);
   REQUIRE(plan.launch.block[0] == kSmallMThreads);
   REQUIRE(plan.params.splitK == 2); // 192 blocks: all resident at two per multiprocessor
+  // A of the whole split staged at once: one A stage, so the warps' B loads run ahead across it.
+  REQUIRE(plan.params.kChunk >= plan.params.kPerSplit);
   requireSplitInvariants(plan);
   REQUIRE(gemmTemplateArgs(plan, "Epi") == "__nv_bfloat16, 2, tcx::Access::ColContiguous, Epi");
 

@@ -281,10 +281,11 @@ TCX_HOST_DEVICE constexpr int attentionBlockBytes(int headDim, int rowTiles, int
   return panels * kAttentionTile * attentionPanelPitch(headDim) * 2 + kAttentionWarps * rowTiles * headDim / 16 * 32 * 16 +
          panels * 16;
 }
-// Up to 8 panels (K and V of 4 steps of positions), as many as fit a block's shared memory (at least 2).
+// Up to 8 panels (K and V of 4 steps of positions), as many as fit a block's share of the
+// multiprocessor's shared memory (at least 2).
 TCX_HOST_DEVICE constexpr int attentionPanels(int headDim, int rowTiles) {
   int panels = 8;
-  while (panels > 2 && attentionBlockBytes(headDim, rowTiles, panels) > 227 * 1024)
+  while (panels > 2 && attentionBlockBytes(headDim, rowTiles, panels) * kAttentionBlocksPerSm > 227 * 1024)
     --panels;
   return panels;
 }
