@@ -260,10 +260,6 @@ void emitGemmKernel(ValueCode& values, const GemmMatch& match, ElemType type, co
     bounds = fmt::format("tcx::kSmallMThreads, tcx::smallMMinBlocks({})", plan.mTiles);
     body = "gemm_small_m_body";
     break;
-  case GemmKernel::SmallMF32:
-    bounds = "tcx::kSmallMF32Threads";
-    body = "gemm_small_m_f32_body";
-    break;
   case GemmKernel::Tiled:
     bounds = "tcx::kTiledThreads, tcx::kTiledMinBlocks";
     body = "gemm_tiled_body";

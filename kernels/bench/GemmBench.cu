@@ -1,4 +1,4 @@
-// gemm_small_m, gemm_small_m_f32, gemm_tiled and gemm_wgmma_f32 against the reference kernel, and
+// gemm_small_m, gemm_tiled and gemm_wgmma_f32 against the reference kernel, and
 // their speed; float GEMMs also against cuBLAS's SGEMM in its default (fp32, no tf32) math mode,
 // which is what PyTorch runs for an fp32 matmul. A float case gemm_wgmma_f32 takes runs on
 // gemm_tiled as well, so the two compare in one run.
@@ -19,11 +19,6 @@ namespace {
 template <typename T, int MT, tcx::Access B, typename E>
 __global__ void __launch_bounds__(tcx::kSmallMThreads, tcx::smallMMinBlocks(MT)) smallMKernel(tcx::GemmParams p, E e) {
   tcx::gemm_small_m_body<T, MT, B>(p, e);
-}
-
-template <int M, tcx::Access B, typename E>
-__global__ void __launch_bounds__(tcx::kSmallMF32Threads) smallMF32Kernel(tcx::GemmParams p, E e) {
-  tcx::gemm_small_m_f32_body<M, B>(p, e);
 }
 
 template <typename T, tcx::Access A, tcx::Access B, typename E>
@@ -53,8 +48,8 @@ void launchGemm(const tcx::GemmPlan& plan, const tcx::GemmParams& p, StoreC e) {
     return;
   }
   if constexpr (std::is_same_v<T, float>)
-    withInt<1, 16>(plan.mTiles, [&](auto m) {
-      withAccess(plan.bAccess, [&](auto b) { launch(smallMF32Kernel<m.value, b.value, StoreC>, plan.launch, p, e); });
+    withInt<1, 2>(plan.mTiles, [&](auto mt) {
+      withAccess(plan.bAccess, [&](auto b) { launch(smallMKernel<T, mt.value, b.value, StoreC>, plan.launch, p, e); });
     });
   else
     withInt<1, 2, 5, 8>(plan.mTiles, [&](auto mt) {
@@ -198,6 +193,16 @@ void gemmBench(int sms, double copyGBs, bool checksOnly) {
       {"float tiled 200x300x1000 split", 1, 200, 300, 1000, L::RowMajor, L::RowMajor},
       {"float tiled 130x260x777 B strided, split", 1, 130, 260, 777, L::RowMajor, L::EveryOther},
       {"float small_m 16x4096x4096", 1, 16, 4096, 4096, L::RowMajor, L::RowMajor, 0, true},
+      {"float small_m 16x4096x4096 B k-contiguous", 1, 16, 4096, 4096, L::RowMajor, L::ColMajor, 0, true},
+      {"float small_m Llama gate 16x14336x4096 B k-contiguous", 1, 16, 14336, 4096, L::RowMajor, L::ColMajor, 0, true},
+      {"float small_m Llama down 16x4096x14336 B k-contiguous", 1, 16, 4096, 14336, L::RowMajor, L::ColMajor, 0, true},
+      {"float small_m Llama kv 16x1024x4096 B k-contiguous", 1, 16, 1024, 4096, L::RowMajor, L::ColMajor, 0, true},
+      {"float small_m BERT 16x768x768 B k-contiguous", 1, 16, 768, 768, L::RowMajor, L::ColMajor, 0, true},
+      {"float small_m classifier 1x1000x1280 B k-contiguous", 1, 1, 1000, 1280, L::RowMajor, L::ColMajor, 0, true},
+      {"float small_m 5x4096x4096 B k-contiguous", 1, 5, 4096, 4096, L::RowMajor, L::ColMajor},
+      {"float small_m 16x1001x1001 padded, n and k tails", 1, 16, 1001, 1001, L::RowMajor, L::RowMajor, 0, false, 7, 7},
+      {"float small_m 16x1001x1001 B k-contiguous, tails", 1, 16, 1001, 1001, L::RowMajor, L::ColMajor, 0, false, 0, 3},
+      {"float small_m 3x8x256x512 A col-major B every other", 3, 8, 256, 512, L::ColMajor, L::EveryOther},
       {"float ViT qkv 197x768x768 B k-contiguous", 1, 197, 768, 768, L::RowMajor, L::ColMajor, 0, true},
       {"float ViT fc1 197x3072x768 B k-contiguous", 1, 197, 3072, 768, L::RowMajor, L::ColMajor, 0, true},
       {"float ViT fc2 197x768x3072 B k-contiguous", 1, 197, 768, 3072, L::RowMajor, L::ColMajor, 0, true},

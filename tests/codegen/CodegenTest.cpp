@@ -486,5 +486,5 @@ TEST_CASE("Gemm with transposes, alpha and a bias runs on the library GEMM", "[c
   CHECK(countLaunches(code, "gemm 1x1000x1280") == 1);
   CHECK(countLaunches(code, "gemm 3x40x64") == 1);
   CHECK(countLaunches(code, "stage") == 0);
-  CHECK(code.source.find("gemm_small_m_f32_body<1, tcx::Access::RowContiguous") != std::string::npos);
+  CHECK(code.source.find("gemm_small_m_body<float, 1, tcx::Access::RowContiguous") != std::string::npos);
 }

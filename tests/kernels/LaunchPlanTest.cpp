@@ -18,12 +18,13 @@ GemmProblem rowMajor(int m, int n, int k, ElemType type = ElemType::BF16) {
 
 void requireSplitInvariants(const GemmPlan& plan) {
   const GemmParams& p = plan.params;
-  REQUIRE(p.kPerSplit % kSmallMKBlock == 0);
+  const int elem = elemBytes(plan.type);
+  REQUIRE(p.kPerSplit % smallMKBlock(elem) == 0);
   REQUIRE(i64{p.splitK} * p.kPerSplit >= p.k);
   REQUIRE(i64{p.splitK - 1} * p.kPerSplit < p.k);
   REQUIRE(p.kChunk % 64 == 0);
   REQUIRE(plan.launch.grid[1] == static_cast<unsigned>(p.splitK));
-  REQUIRE(plan.launch.sharedBytes >= 8u * plan.mTiles * (p.kChunk + smallMAPadding(plan.bAccess)) * 2);
+  REQUIRE(plan.launch.sharedBytes >= 8u * plan.mTiles * (p.kChunk + smallMAPadding(plan.bAccess, elem)) * elem);
   REQUIRE((plan.workspaceBytes > 0) == (p.splitK > 1));
   // The resident blocks' staged A fits the multiprocessor.
   REQUIRE(i64{plan.launch.sharedBytes} * smallMMinBlocks(plan.mTiles) <= kSmallMSharedPerSm);
@@ -47,7 +48,7 @@ TEST_CASE("decode projections take gemm_small_m with split K", "[kernels][launch
   for (int splitK : {1, 2, 3, 7, 1000}) {
     const GemmPlan forced = planGemm(rowMajor(16, 4096, 4096), 132, splitK);
     requireSplitInvariants(forced);
-    REQUIRE(forced.params.splitK <= 4096 / kSmallMKBlock / 8);
+    REQUIRE(forced.params.splitK <= 4096 / smallMKBlock(2) / 8);
   }
   requireSplitInvariants(planGemm(rowMajor(64, 128256, 4096), 132));
   requireSplitInvariants(planGemm(rowMajor(1, 10, 3), 132));
@@ -65,33 +66,50 @@ TEST_CASE("operand access follows strides and alignment", "[kernels][launch]") {
   REQUIRE(planGemm(rowMajor(8, 512, 776), 132).aAccess == Access::ColContiguous);
 }
 
-TEST_CASE("float with at most 16 rows streams B with gemm_small_m_f32, split along K", "[kernels][launch]") {
-  // Llama's projection for 16 tokens, B n-contiguous: a thread per column, 16 tiles of 256
-  // columns, K split in 32-row slices until about eight blocks a multiprocessor (132 SMs):
-  // 66 wanted, 2 slices each, 64 splits.
+TEST_CASE("float with at most 16 rows streams B with gemm_small_m in 3xTF32, split along K", "[kernels][launch]") {
+  // Llama's projection for 16 tokens, B n-contiguous: 64 tiles of 64 columns, two blocks a
+  // multiprocessor want 4 splits of the 256 16-row slices of K; 16 rows of A for a split's 1024
+  // columns fit one stage.
   const GemmPlan proj = planGemm(rowMajor(16, 4096, 4096, ElemType::F32), 132);
-  REQUIRE(proj.kernel == GemmKernel::SmallMF32);
+  REQUIRE(proj.kernel == GemmKernel::SmallM);
+  REQUIRE(proj.mTiles == 2);
   REQUIRE(proj.bAccess == Access::ColContiguous);
-  CHECK(proj.launch.grid[0] == 16);
-  CHECK(proj.params.kPerSplit == 64);
-  CHECK(proj.params.splitK == 64);
-  CHECK(proj.workspaceBytes == static_cast<std::size_t>(kSplitKCounterBytes + 16 * 64 * 16 * 256 * 4));
-  CHECK(gemmTemplateArgs(proj, "E") == "16, tcx::Access::ColContiguous, E");
-  // A batch-1 classifier with a transposed weight (Gemm transB): a warp per column, 125 tiles
-  // of 8 columns; 9 splits wanted, 40 slices of K, 5 each: 8 splits.
+  CHECK(proj.launch.grid[0] == 64);
+  CHECK(proj.params.kPerSplit == 1024);
+  CHECK(proj.params.splitK == 4);
+  CHECK(proj.params.kChunk == 1024);
+  CHECK(proj.launch.sharedBytes == 16u * (1024 + 4) * 4);
+  CHECK(proj.workspaceBytes == static_cast<std::size_t>(kSplitKCounterBytes + 64 * 4 * 16 * 64 * 4));
+  CHECK(gemmTemplateArgs(proj, "E") == "float, 2, tcx::Access::ColContiguous, E");
+  requireSplitInvariants(proj);
+  // Llama's MLP down projection: K = 14336 in 4 splits of 3584 is staged in chunks of 1536 (16
+  // rows of floats and the padding in half of the 200 KiB two blocks share).
+  GemmProblem down = rowMajor(16, 4096, 14336, ElemType::F32);
+  down.bStrides[1] = 1, down.bStrides[2] = 14336;
+  const GemmPlan d = planGemm(down, 132);
+  REQUIRE(d.bAccess == Access::RowContiguous);
+  CHECK(d.params.splitK == 4);
+  CHECK(d.params.kPerSplit == 3584);
+  CHECK(d.params.kChunk == 1536);
+  requireSplitInvariants(d);
+  // A batch-1 classifier with a transposed weight (Gemm transB): 16 tiles want 16 splits; 80
+  // slices of K allow 10, one a warp.
   GemmProblem classifier = rowMajor(1, 1000, 1280, ElemType::F32);
   classifier.bStrides[1] = 1, classifier.bStrides[2] = 1280;
   const GemmPlan c = planGemm(classifier, 132);
-  REQUIRE(c.kernel == GemmKernel::SmallMF32);
+  REQUIRE(c.kernel == GemmKernel::SmallM);
+  REQUIRE(c.mTiles == 1);
   REQUIRE(c.bAccess == Access::RowContiguous);
-  CHECK(c.launch.grid[0] == 125);
-  CHECK(c.params.kPerSplit == 160);
-  CHECK(c.params.splitK == 8);
-  CHECK(c.launch.block[0] == static_cast<unsigned>(kSmallMF32Threads));
-  INFO("a K of one slice is not split, and needs no workspace");
+  CHECK(c.launch.grid[0] == 16);
+  CHECK(c.params.kPerSplit == 128);
+  CHECK(c.params.splitK == 10);
+  CHECK(c.launch.block[0] == static_cast<unsigned>(kSmallMThreads));
+  requireSplitInvariants(c);
+  INFO("a K of one slice is not split, and needs no workspace; 17 rows of floats take gemm_tiled");
   const GemmPlan one = planGemm(rowMajor(4, 64, 30, ElemType::F32), 132);
   CHECK(one.params.splitK == 1);
   CHECK(one.workspaceBytes == 0);
+  CHECK(planGemm(rowMajor(17, 4096, 4096, ElemType::F32), 132).kernel == GemmKernel::Tiled);
 }
 
 TEST_CASE("large M and float take gemm_tiled, K split until the tiles fill the GPU", "[kernels][launch]") {
@@ -119,8 +137,8 @@ TEST_CASE("large M and float take gemm_tiled, K split until the tiles fill the G
   CHECK(tiledSharedBytes(4) == 3 * (128 * 128 + 32 * (128 + kTiledBPadF32) * 4));
 
   INFO("more tiles than the workspace has counters for: never split");
-  const GemmPlan many = planGemm(rowMajor(1, kSmallMF32Threads * (kSplitKMaxTiles + 1), 4096, ElemType::F32), 132, 8);
-  REQUIRE(many.kernel == GemmKernel::SmallMF32);
+  const GemmPlan many = planGemm(rowMajor(1, kSmallMTileN * (kSplitKMaxTiles + 1), 4096, ElemType::F32), 132, 8);
+  REQUIRE(many.kernel == GemmKernel::SmallM);
   CHECK(many.params.splitK == 1);
   CHECK(many.workspaceBytes == 0);
 
@@ -168,13 +186,13 @@ TEST_CASE("float GEMMs with A's k and B's n or k contiguous take wgmma where the
   CHECK(transposed.kernel == GemmKernel::WgmmaF32);
   CHECK(gemmTemplateArgs(transposed, "E") == "tcx::Access::RowContiguous, false, E");
 
-  INFO("B strided, a row stride wgmma's float4s cannot take, 16-bit or M within gemm_small_m_f32's: not wgmma");
+  INFO("B strided, a row stride wgmma's float4s cannot take, 16-bit or M within gemm_small_m's: not wgmma");
   GemmProblem everyOther = fc1;
   everyOther.bStrides[2] = 2;
   CHECK(planGemm(everyOther, 132, 0, true).kernel == GemmKernel::Tiled);
   CHECK(planGemm(rowMajor(6304, 3071, 768, ElemType::F32), 132, 0, true).kernel == GemmKernel::Tiled);
   CHECK(planGemm(rowMajor(6304, 3072, 768), 132, 0, true).kernel == GemmKernel::Tiled);
-  CHECK(planGemm(rowMajor(16, 3072, 768, ElemType::F32), 132, 0, true).kernel == GemmKernel::SmallMF32);
+  CHECK(planGemm(rowMajor(16, 3072, 768, ElemType::F32), 132, 0, true).kernel == GemmKernel::SmallM);
   INFO("K under 8 stages (ConvNeXt's 100352 x 384 x 96): gemm_tiled's two blocks a multiprocessor");
   CHECK(planGemm(rowMajor(100352, 384, 96, ElemType::F32), 132, 0, true).kernel == GemmKernel::Tiled);
 

@@ -138,28 +138,26 @@ struct ConvParams {
 // Block sizes and shared memory of each kernel. Codegen's wrappers take the thread counts (and
 // minimum blocks) as __launch_bounds__; launch.h computes the rest of each launch from them.
 
-// gemm_small_m: 64-column tiles of B, 32-row slices of K, 8 warps.
+// gemm_small_m: 64-column tiles of B, 8 warps. A warp's step of K (a slice) is 64 bytes of each
+// column: 32 rows of 16-bit elements, 16 of floats.
 inline constexpr int kSmallMThreads = 256;
 inline constexpr int kSmallMTileN = 64;
-inline constexpr int kSmallMKBlock = 32;
+TCX_HOST_DEVICE constexpr int smallMKBlock(int elemBytes) { return 64 / elemBytes; }
+// 16-bit A may have up to 64 rows (MT = 8). Float runs in 3xTF32, three tensor-core products a product: at 16 rows, streaming B at an H200's
+// bandwidth takes about a quarter of mma.sync's tf32 rate; more rows would be bound by the MMAs.
+inline constexpr int kSmallMMaxRows = 64;
+inline constexpr int kSmallMMaxRowsF32 = 16;
 // Minimum resident blocks per multiprocessor: two blocks overlap one's A staging and reduction
 // with the other's stream of B; with more than 16 rows the accumulators need the registers of a
 // single block.
 TCX_HOST_DEVICE constexpr int smallMMinBlocks(int mTiles) { return mTiles <= 2 ? 2 : 1; }
 // Shared memory the resident blocks of a multiprocessor divide between them for staged A.
 inline constexpr int kSmallMSharedPerSm = 200 * 1024;
-// A is staged as rows of kChunk + this many elements: the padding makes the warp's fragment reads
-// hit distinct shared-memory banks (16 bytes per lane when B is k-contiguous, 4 bytes otherwise).
-TCX_HOST_DEVICE constexpr int smallMAPadding(Access b) { return b == Access::RowContiguous ? 32 : 8; }
-
-// gemm_small_m_f32: fp32 with at most this many rows of A; a thread per column of B (n contiguous)
-// or a warp per column (k contiguous); K split in multiples of kSmallMF32KSplit rows and staged
-// in chunks of kSmallMF32KChunk.
-inline constexpr int kSmallMF32MaxRows = 16;
-inline constexpr int kSmallMF32Threads = 256;
-inline constexpr int kSmallMF32Warps = kSmallMF32Threads / 32;
-inline constexpr int kSmallMF32KSplit = 32;
-inline constexpr int kSmallMF32KChunk = 256;
+// A is staged as rows of kChunk elements and this padding: it makes the warp's fragment reads hit
+// distinct shared-memory banks (16 bytes per lane when B is k-contiguous, 4 bytes otherwise).
+TCX_HOST_DEVICE constexpr int smallMAPadding(Access b, int elemBytes) {
+  return (b == Access::RowContiguous ? 64 : 16) / elemBytes;
+}
 
 // gemm_tiled: 128 x 128 output tiles, 128 bytes of K a step (64 16-bit or 32 float elements), a
 // 3-stage cp.async pipeline; at most 128 registers a thread, so that two blocks share a

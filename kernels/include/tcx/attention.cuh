@@ -108,7 +108,7 @@ __device__ __forceinline__ void fillPanel(T (*panel)[attentionPanelPitch(D)], un
   if (live) {
 #pragma unroll 4
     for (int x = 0; x < D / 8; ++x)
-      reinterpret_cast<uint4*>(dst)[x] = gather8(src + 8 * x, 1, 8);
+      reinterpret_cast<uint4*>(dst)[x] = gatherVector(src + 8 * x, 1, 8);
   }
   fillBegin(bar, 0);
 }
@@ -129,7 +129,7 @@ __device__ __forceinline__ void stageQ(uint4 (&q)[RT][D / 16][32], const Attenti
     if (row < rows) {
       const T* src = qb + (kvHead * groupSize + row / p.sq) * p.qStride[1] + row % p.sq * p.qStride[2] +
                      8 * c * p.qStride[3];
-      x = vector ? *reinterpret_cast<const uint4*>(src) : gather8(src, p.qStride[3], 8);
+      x = vector ? *reinterpret_cast<const uint4*>(src) : gatherVector(src, p.qStride[3], 8);
     }
     const int reg = 2 * (c % 2) + local % 16 / 8, g = local % 8;
     unsigned* entry = reinterpret_cast<unsigned*>(&q[local / 16][c / 2][4 * g]);

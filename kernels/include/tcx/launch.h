@@ -11,9 +11,6 @@
 //   extern "C" __global__ void __launch_bounds__(tcx::kSmallMThreads, tcx::smallMMinBlocks(MT))
 //   NAME(tcx::GemmParams p, EPILOGUE e) { tcx::gemm_small_m_body<T, MT, B_ACCESS>(p, e); }
 //
-//   extern "C" __global__ void __launch_bounds__(tcx::kSmallMF32Threads)
-//   NAME(tcx::GemmParams p, EPILOGUE e) { tcx::gemm_small_m_f32_body<M, B_ACCESS>(p, e); }
-//
 //   extern "C" __global__ void __launch_bounds__(tcx::kTiledThreads, tcx::kTiledMinBlocks)
 //   NAME(tcx::GemmParams p, EPILOGUE e) { tcx::gemm_tiled_body<T, A_ACCESS, B_ACCESS>(p, e); }
 //
@@ -135,12 +132,12 @@ constexpr Access operandAccess(const i64 (&strides)[3], bool aligned16, int batc
   return Access::Strided;
 }
 
-enum class GemmKernel { SmallM, SmallMF32, Tiled, WgmmaF32 };
+enum class GemmKernel { SmallM, Tiled, WgmmaF32 };
 
 struct GemmPlan {
   GemmKernel kernel = GemmKernel::Tiled;
   ElemType type = ElemType::BF16;
-  int mTiles = 0; // gemm_small_m's MT (gemm_small_m_f32: M itself)
+  int mTiles = 0; // gemm_small_m's MT
   bool tf32 = false; // gemm_wgmma_f32's Tf32
   Access aAccess = Access::Strided;
   Access bAccess = Access::Strided;
@@ -148,8 +145,6 @@ struct GemmPlan {
   GemmParams params = {}; // all but a.data, b.data and workspace
   std::size_t workspaceBytes = 0;
 };
-
-inline constexpr int kSmallMMaxRows = 64;
 
 namespace detail {
 
@@ -186,14 +181,14 @@ inline void planOutputTiles(GemmPlan& plan, const GemmProblem& pr, int smCount, 
 
 // gemm_small_m's dynamic shared memory: staged A, or the warps' reduction scratch and the tile.
 constexpr i64 smallMSharedBytes(int mTiles, int kChunk, Access b, ElemType type) {
-  const i64 staged = i64{8} * mTiles * (kChunk + smallMAPadding(b)) * elemBytes(type);
+  const i64 staged = i64{8} * mTiles * (kChunk + smallMAPadding(b, elemBytes(type))) * elemBytes(type);
   const i64 scratch = i64{kSmallMThreads / 64} * 16 * mTiles * 32 * 4;
   return std::max(staged, scratch);
 }
 
 // splitK == 0 picks it: the most splits whose blocks are all resident at once (smallMMinBlocks per
 // multiprocessor), so no tail wave streams with a few blocks; that measured best at 16 x 4096 x
-// 6144 on an H200 (kernels/README.md). Each split keeps at least one 32-row slice per warp.
+// 6144 on an H200 (kernels/README.md). Each split keeps at least one slice of K per warp.
 // `wgmma`: the code is compiled for sm_90a, so float GEMMs whose A has k contiguous and B n or k
 // take gemm_wgmma_f32 where K is at least kWgmmaMinK, or any K in tf32 (one product a step: no
 // 3xTF32 cost to amortise).
@@ -209,32 +204,16 @@ inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0, boo
   p.batch = pr.batch, p.m = pr.m, p.n = pr.n, p.k = pr.k;
   p.splitK = 1, p.kPerSplit = pr.k, p.kChunk = 0;
 
-  if (pr.type == ElemType::F32 && pr.m <= kSmallMF32MaxRows) {
-    // About eight blocks a multiprocessor, K split in slices of 32 rows to get there: small
-    // weights (BERT's 768 x 768) have few column tiles, and the partial tiles stay in L2.
-    plan.kernel = GemmKernel::SmallMF32;
-    plan.mTiles = pr.m;
-    const int tileN = plan.bAccess == Access::RowContiguous ? kSmallMF32Warps : kSmallMF32Threads;
-    const i64 tiles = ceilDiv(pr.n, tileN) * pr.batch;
-    const i64 slices = ceilDiv(pr.k, kSmallMF32KSplit);
-    const i64 wanted = splitsFor(splitK > 0 ? splitK : ceilDiv(8 * i64{smCount}, tiles), tiles);
-    const i64 kPerSplit = ceilDiv(slices, std::clamp<i64>(wanted, 1, std::max<i64>(slices, 1))) * kSmallMF32KSplit;
-    p.kPerSplit = static_cast<int>(kPerSplit);
-    p.splitK = static_cast<int>(std::max<i64>(1, ceilDiv(pr.k, kPerSplit)));
-    plan.launch = launch1d(ceilDiv(pr.n, tileN), p.splitK, pr.batch, kSmallMF32Threads, 0);
-    if (p.splitK > 1)
-      plan.workspaceBytes = splitKWorkspaceBytes(tiles * p.splitK * pr.m * tileN);
-    return plan;
-  }
-  if (wgmma && pr.type == ElemType::F32 && (pr.tf32 || pr.k >= kWgmmaMinK) && plan.aAccess == Access::ColContiguous &&
-      plan.bAccess != Access::Strided) {
+  const bool smallM = pr.m <= (pr.type == ElemType::F32 ? kSmallMMaxRowsF32 : kSmallMMaxRows);
+  if (!smallM && wgmma && pr.type == ElemType::F32 && (pr.tf32 || pr.k >= kWgmmaMinK) &&
+      plan.aAccess == Access::ColContiguous && plan.bAccess != Access::Strided) {
     plan.kernel = GemmKernel::WgmmaF32;
     plan.tf32 = pr.tf32;
     planOutputTiles(plan, pr, smCount, splitK,
                     {kWgmmaM, kWgmmaN, kWgmmaKElems, 1, kWgmmaThreads, kWgmmaSharedBytes});
     return plan;
   }
-  if (pr.type == ElemType::F32 || pr.m > kSmallMMaxRows) {
+  if (!smallM) {
     plan.kernel = GemmKernel::Tiled;
     planOutputTiles(plan, pr, smCount, splitK,
                     {kTiledM, kTiledN, tiledKElems(elemBytes(pr.type)), kTiledMinBlocks, kTiledThreads,
@@ -245,16 +224,19 @@ inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0, boo
   plan.kernel = GemmKernel::SmallM;
   plan.mTiles = static_cast<int>(ceilDiv(pr.m, 8));
   const i64 tiles = ceilDiv(pr.n, kSmallMTileN) * pr.batch;
-  const i64 slices = ceilDiv(pr.k, kSmallMKBlock);
+  const int slice = smallMKBlock(elemBytes(pr.type));
+  const i64 slices = ceilDiv(pr.k, slice);
   const i64 maxSplit = std::max<i64>(1, slices / (kSmallMThreads / 32));
   const i64 wanted = splitsFor(splitK > 0 ? splitK : smallMMinBlocks(plan.mTiles) * i64{smCount} / tiles, tiles);
-  const i64 kPerSplit = ceilDiv(slices, std::clamp<i64>(wanted, 1, maxSplit)) * kSmallMKBlock;
+  const i64 kPerSplit = ceilDiv(slices, std::clamp<i64>(wanted, 1, maxSplit)) * slice;
   p.kPerSplit = static_cast<int>(kPerSplit);
   p.splitK = static_cast<int>(ceilDiv(pr.k, kPerSplit));
   // Stage as much of the split's K as fits the block's share of the multiprocessor's shared memory
   // (one chunk for the decode projections), in multiples of 64 (bank-conflict-free rows).
   const i64 rowBytes = i64{8} * plan.mTiles * elemBytes(pr.type);
-  const i64 fit = (kSmallMSharedPerSm / smallMMinBlocks(plan.mTiles) / rowBytes - smallMAPadding(plan.bAccess)) / 64 * 64;
+  const i64 fit =
+      (kSmallMSharedPerSm / smallMMinBlocks(plan.mTiles) / rowBytes - smallMAPadding(plan.bAccess, elemBytes(pr.type))) /
+      64 * 64;
   p.kChunk = static_cast<int>(std::max<i64>(64, std::min(roundUp(kPerSplit, 64), fit)));
   plan.launch = launch1d(ceilDiv(pr.n, kSmallMTileN), p.splitK, pr.batch, kSmallMThreads,
                          smallMSharedBytes(plan.mTiles, p.kChunk, plan.bAccess, pr.type));
@@ -263,13 +245,10 @@ inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0, boo
   return plan;
 }
 
-// "T, MT, B" (small M), "M, B" (small M in fp32), "B, TF32" (wgmma) or "T, A, B" (tiled), then
-// the epilogue type.
+// "T, MT, B" (small M), "B, TF32" (wgmma) or "T, A, B" (tiled), then the epilogue type.
 inline std::string gemmTemplateArgs(const GemmPlan& plan, std::string_view epilogue) {
   if (plan.kernel == GemmKernel::WgmmaF32)
     return std::string(accessName(plan.bAccess)) + (plan.tf32 ? ", true, " : ", false, ") + std::string(epilogue);
-  if (plan.kernel == GemmKernel::SmallMF32)
-    return std::to_string(plan.mTiles) + ", " + std::string(accessName(plan.bAccess)) + ", " + std::string(epilogue);
   std::string s(cudaTypeName(plan.type));
   s += ", ";
   s += plan.kernel == GemmKernel::SmallM ? std::to_string(plan.mTiles) : std::string(accessName(plan.aAccess));

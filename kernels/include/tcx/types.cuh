@@ -85,14 +85,19 @@ __device__ __forceinline__ uint4 loadStreaming(const void* p) {
   return r;
 }
 
-// Eight 16-bit elements base[x * step] for x < count, zero beyond, packed like a 16-byte load.
-template <typename T> __device__ __forceinline__ uint4 gather8(const T* base, i64 step, int count) {
+// The 16 bytes of elements base[x * step] for x < count (eight 16-bit elements or four floats),
+// zero beyond, packed like a 16-byte load.
+template <typename T> __device__ __forceinline__ uint4 gatherVector(const T* base, i64 step, int count) {
   unsigned w[4];
 #pragma unroll
   for (int i = 0; i < 4; ++i) {
-    unsigned lo = 2 * i < count ? bitsOf(base[2 * i * step]) : 0u;
-    unsigned hi = 2 * i + 1 < count ? bitsOf(base[(2 * i + 1) * step]) : 0u;
-    w[i] = lo | (hi << 16);
+    if constexpr (isSame<T, float>) {
+      w[i] = i < count ? __float_as_uint(base[i * step]) : 0u;
+    } else {
+      const unsigned lo = 2 * i < count ? bitsOf(base[2 * i * step]) : 0u;
+      const unsigned hi = 2 * i + 1 < count ? bitsOf(base[(2 * i + 1) * step]) : 0u;
+      w[i] = lo | (hi << 16);
+    }
   }
   return make_uint4(w[0], w[1], w[2], w[3]);
 }

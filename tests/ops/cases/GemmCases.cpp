@@ -1,6 +1,6 @@
 // Gemm and MatMul on the library GEMMs: every transpose, alpha and beta, a
 // bias broadcast from a row, a column or a scalar, fp32 rows few enough for
-// gemm_small_m_f32 (both of its mappings of B) and too many (gemm_tiled's
+// gemm_small_m in 3xTF32 (both of its mappings of B) and too many (gemm_tiled's
 // 3xTF32, K split; on Hopper gemm_wgmma_f32's, B k-contiguous in the transB
 // Gemm), 16-bit types on gemm_small_m and gemm_tiled,
 // operands read through a virtual (transposed) view, and a shared weight
