@@ -143,8 +143,11 @@ struct ConvParams {
 inline constexpr int kSmallMThreads = 256;
 inline constexpr int kSmallMTileN = 64;
 TCX_HOST_DEVICE constexpr int smallMKBlock(int elemBytes) { return 64 / elemBytes; }
-// 16-bit A may have up to 64 rows (MT = 8). Float runs in 3xTF32, three tensor-core products a product: at 16 rows, streaming B at an H200's
-// bandwidth takes about a quarter of mma.sync's tf32 rate; more rows would be bound by the MMAs.
+// Up to 64 rows of A (MT = 8); float up to 16. Float runs in 3xTF32, three tensor-core products a
+// product, and past 16 rows the accumulators and their step sums spill at one block a
+// multiprocessor (255 registers): at 49 rows (ConvNeXt's and Swin's last stage at batch 1) it took
+// 1.3-1.4x cuBLAS SGEMM's time, at 64 rows 1.8x (H200, docs/benchmarks.md), where 16 rows take
+// 0.4-0.95x.
 inline constexpr int kSmallMMaxRows = 64;
 inline constexpr int kSmallMMaxRowsF32 = 16;
 // Minimum resident blocks per multiprocessor: two blocks overlap one's A staging and reduction

@@ -8,11 +8,11 @@
 // slice are issued before the multiply of this one: with one slice in flight per warp the kernel
 // waited out a DRAM round trip every step and read B at 37 % of copy (kernels/README.md).
 //
-// 16-bit T takes mma.sync m16n8k16 (M <= 64). float takes m16n8k8 on tf32 three times (3xTF32, as
-// gemm_tiled does, whose header says why), so that results keep fp32's accuracy as PyTorch's
-// default fp32 matmul does (M <= kSmallMMaxRowsF32); each slice's products are summed apart and
-// added to the accumulators on the CUDA cores, which round to nearest where the tensor cores'
-// accumulation truncates. On the CUDA cores (the float kernel this one replaced) a 16-row
+// 16-bit T takes mma.sync m16n8k16 (M <= 64). float takes m16n8k8 on tf32 three times (3xTF32,
+// as gemm_tiled does, whose header says why), so that results keep fp32's accuracy as PyTorch's
+// default fp32 matmul does (M <= kSmallMMaxRowsF32, abi.h says why no more); each subtile's
+// products of a slice are summed apart and added to the accumulators on the CUDA cores, which
+// round to nearest where the tensor cores' accumulation truncates. On the CUDA cores (the float kernel this one replaced) a 16-row
 // projection read B at about a fifth of copy bandwidth: each element of B took 16 FMAs and as many
 // shared-memory reads of A.
 //
@@ -242,7 +242,8 @@ template <int MT> __device__ __forceinline__ void reduceWarps(float (&acc)[4][MT
 template <typename T, int MT, Access BAccess, typename Epilogue>
 __device__ __forceinline__ void gemm_small_m_body(const GemmParams& p, const Epilogue& epilogue) {
   static_assert(isTensorCoreType<T> || isSame<T, float>, "gemm_small_m takes __half, __nv_bfloat16 or float");
-  static_assert(MT >= 1 && 8 * MT <= (isSame<T, float> ? kSmallMMaxRowsF32 : kSmallMMaxRows), "gemm_small_m: M too large for T");
+  static_assert(MT >= 1 && 8 * MT <= (isSame<T, float> ? kSmallMMaxRowsF32 : kSmallMMaxRows),
+                "gemm_small_m handles M <= 64 (float: 16)");
   using namespace detail;
   constexpr int kRows = 8 * MT, kTile = kRows * kSmallMTileN, kSlice = kSmallMSlice<T>;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
