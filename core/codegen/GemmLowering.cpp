@@ -265,7 +265,7 @@ void emitGemmKernel(ValueCode& values, const GemmMatch& match, ElemType type, co
     body = "gemm_tiled_body";
     break;
   case GemmKernel::WgmmaF32:
-    bounds = "tcx::kWgmmaThreads, 1";
+    bounds = fmt::format("tcx::kWgmmaThreads, tcx::wgmmaMinBlocks({})", plan.tf32);
     body = "gemm_wgmma_f32_body";
     break;
   }

@@ -26,19 +26,25 @@ __global__ void __launch_bounds__(tcx::kTiledThreads, tcx::kTiledMinBlocks) tile
   tcx::gemm_tiled_body<T, A, B>(p, e);
 }
 
-template <tcx::Access B, typename E>
-__global__ void __launch_bounds__(tcx::kWgmmaThreads, 1) wgmmaKernel(tcx::GemmParams p, E e) {
-  tcx::gemm_wgmma_f32_body<B, false>(p, e);
+template <tcx::Access B, bool Tf32, typename E>
+__global__ void __launch_bounds__(tcx::kWgmmaThreads, tcx::wgmmaMinBlocks(Tf32)) wgmmaKernel(tcx::GemmParams p, E e) {
+  tcx::gemm_wgmma_f32_body<B, Tf32>(p, e);
 }
 
 template <typename T>
 void launchGemm(const tcx::GemmPlan& plan, const tcx::GemmParams& p, StoreC e) {
   if constexpr (std::is_same_v<T, float>)
     if (plan.kernel == tcx::GemmKernel::WgmmaF32) {
-      if (plan.bAccess == tcx::Access::ColContiguous)
-        launch(wgmmaKernel<tcx::Access::ColContiguous, StoreC>, plan.launch, p, e);
+      const auto run = [&](auto tf32) {
+        if (plan.bAccess == tcx::Access::ColContiguous)
+          launch(wgmmaKernel<tcx::Access::ColContiguous, tf32.value, StoreC>, plan.launch, p, e);
+        else
+          launch(wgmmaKernel<tcx::Access::RowContiguous, tf32.value, StoreC>, plan.launch, p, e);
+      };
+      if (plan.tf32)
+        run(std::true_type{});
       else
-        launch(wgmmaKernel<tcx::Access::RowContiguous, StoreC>, plan.launch, p, e);
+        run(std::false_type{});
       return;
     }
   if (plan.kernel == tcx::GemmKernel::Tiled) {
@@ -66,6 +72,7 @@ struct GemmCase {
   int splitK = 0; // 0: planner's choice
   bool time = false;
   int padA = 0, padB = 0; // extra elements per leading dimension
+  bool tf32 = false;      // float as one tf32 product (a pointwise convolution's GEMM)
 };
 
 // Strides of a (rows x cols) view stored in `layout` and the elements its buffer needs.
@@ -108,6 +115,7 @@ template <typename T> void runGemm(const GemmCase& c, int sms, double copyGBs, u
   tcx::GemmProblem pr;
   pr.type = elemType<T>();
   pr.batch = c.batch, pr.m = c.m, pr.n = c.n, pr.k = c.k;
+  pr.tf32 = c.tf32;
   Buffer<T> a(viewStrides(c.a, c.batch, c.m, c.k, c.padA, pr.aStrides));
   Buffer<T> b(viewStrides(c.b, c.batch, c.k, c.n, c.padB, pr.bStrides));
   randomize(a, seed), randomize(b, seed + 1);
@@ -123,12 +131,12 @@ template <typename T> void runGemm(const GemmCase& c, int sms, double copyGBs, u
   launchGemm<T>(plan, p, store);
   poison(out);
   launchGemm<T>(plan, p, store);
-  referenceGemm<T><<<dim3((c.n + 127) / 128, c.m, c.batch), 128>>>(p, StoreC{ref.ptr, c.m, c.n});
+  referenceGemm<T><<<dim3((c.n + 127) / 128, std::min(c.m, 65535), c.batch), 128>>>(p, StoreC{ref.ptr, c.m, c.n});
   BENCH_CHECK(cudaGetLastError());
   const std::string kernel = plan.kernel == tcx::GemmKernel::WgmmaF32 ? "wgmma, " : "";
   const std::string what = std::string(c.name) + " [" + kernel + tcx::gemmTemplateArgs(plan, "E") + ", split " +
                            std::to_string(p.splitK) + "]";
-  report(what.c_str(), compare(out, ref), std::is_same_v<T, float> ? 1e-5 : 1e-4);
+  report(what.c_str(), compare(out, ref), c.tf32 ? 2e-3 : std::is_same_v<T, float> ? 1e-5 : 1e-4);
   if (!c.time)
     return;
   const double us = medianMicros([&] { launchGemm<T>(plan, p, store); });
@@ -230,6 +238,13 @@ void gemmBench(int sms, double copyGBs, bool checksOnly) {
       {"float ViT-32 fc1 6304x3072x768", 1, 6304, 3072, 768, L::RowMajor, L::RowMajor, 0, true},
       {"float ViT-32 fc2 6304x768x3072", 1, 6304, 768, 3072, L::RowMajor, L::RowMajor, 0, true},
       {"float 2048^3", 1, 2048, 2048, 2048, L::RowMajor, L::RowMajor, 0, true},
+      {"tf32 ResNeXt 1x1 256->128 100352x128x256 B k-contiguous", 1, 100352, 128, 256, L::RowMajor, L::ColMajor, 0, true,
+       0, 0, true},
+      {"tf32 ResNeXt 1x1 256->256 100352x256x256 B k-contiguous", 1, 100352, 256, 256, L::RowMajor, L::ColMajor, 0, true,
+       0, 0, true},
+      {"tf32 1x1 512->256 25088x256x512 B n-contiguous", 1, 25088, 256, 512, L::RowMajor, L::RowMajor, 0, true, 0, 0,
+       true},
+      {"tf32 1000x300x260 B k-contiguous, tails", 1, 1000, 300, 260, L::RowMajor, L::ColMajor, 0, false, 0, 0, true},
       {"float 4096^3", 1, 4096, 4096, 4096, L::RowMajor, L::RowMajor, 0, true},
   };
   for (const GemmCase& c : floatCases)

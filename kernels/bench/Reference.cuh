@@ -18,17 +18,21 @@ struct StoreC {
   }
 };
 
+// Rows blockIdx.y, blockIdx.y + gridDim.y, ...: a grid's y is at most 65535, a pointwise
+// convolution's GEMM has a row per pixel (100352 for 32 images of 56 x 56).
 template <typename T>
 __global__ void referenceGemm(tcx::GemmParams p, StoreC out) {
-  const int n = blockIdx.x * blockDim.x + threadIdx.x, m = blockIdx.y, batch = blockIdx.z;
+  const int n = blockIdx.x * blockDim.x + threadIdx.x, batch = blockIdx.z;
   if (n >= p.n)
     return;
-  const T* a = static_cast<const T*>(p.a.data) + batch * p.a.strideBatch + m * p.a.strideRow;
   const T* b = static_cast<const T*>(p.b.data) + batch * p.b.strideBatch + n * p.b.strideCol;
-  float acc = 0.0f;
-  for (int k = 0; k < p.k; ++k)
-    acc = fmaf(tcx::to_float(a[k * p.a.strideCol]), tcx::to_float(b[k * p.b.strideRow]), acc);
-  out(batch, m, n, acc);
+  for (int m = blockIdx.y; m < p.m; m += gridDim.y) {
+    const T* a = static_cast<const T*>(p.a.data) + batch * p.a.strideBatch + static_cast<i64>(m) * p.a.strideRow;
+    float acc = 0.0f;
+    for (int k = 0; k < p.k; ++k)
+      acc = fmaf(tcx::to_float(a[k * p.a.strideCol]), tcx::to_float(b[k * p.b.strideRow]), acc);
+    out(batch, m, n, acc);
+  }
 }
 
 // What codegen's ScoreOp does for Llama and Gemma: scale, optional tanh soft-capping, causal mask

@@ -412,7 +412,7 @@ TEST_CASE("a float linear layer runs on wgmma for sm_90a and on mma.sync otherwi
   s.select(EdgeConstraintSpecs{});
   const GeneratedPlan hopper = generateCuda(s.optimizedPlan());
   REQUIRE(countLaunches(hopper, "gemm") == 2);
-  CHECK(countOccurrences(hopper.source, "__launch_bounds__(tcx::kWgmmaThreads, 1)") == 2);
+  CHECK(countOccurrences(hopper.source, "__launch_bounds__(tcx::kWgmmaThreads, tcx::wgmmaMinBlocks(false))") == 2);
   CHECK(countOccurrences(hopper.source, "tcx::gemm_wgmma_f32_body<tcx::Access::ColContiguous,") == 1);
   CHECK(countOccurrences(hopper.source, "tcx::gemm_wgmma_f32_body<tcx::Access::RowContiguous,") == 1);
   CHECK(countOccurrences(hopper.source, "gemm_tiled") == 0);
@@ -428,7 +428,7 @@ TEST_CASE("a float linear layer runs on wgmma for sm_90a and on mma.sync otherwi
   REQUIRE(wgmma.size() == 2);
   CHECK(wgmma[0].block[0] == static_cast<unsigned>(kWgmmaThreads));
   CHECK(wgmma[0].grid == std::array<unsigned, 3>{24, 2, 2});
-  CHECK(wgmma[0].sharedBytes == static_cast<unsigned>(kWgmmaSharedBytes));
+  CHECK(wgmma[0].sharedBytes == static_cast<unsigned>(wgmmaSharedBytes(false)));
 }
 
 TEST_CASE("a BatchNormalization is computed in its consumers' loop, not staged", "[codegen]") {

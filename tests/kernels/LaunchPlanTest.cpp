@@ -164,7 +164,17 @@ TEST_CASE("float GEMMs with A's k and B's n or k contiguous take wgmma where the
   REQUIRE(hopper.kernel == GemmKernel::WgmmaF32);
   CHECK(gemmTemplateArgs(hopper, "E") == "tcx::Access::ColContiguous, false, E");
   CHECK(hopper.launch.block[0] == static_cast<unsigned>(kWgmmaThreads));
-  CHECK(hopper.launch.sharedBytes == static_cast<unsigned>(kWgmmaSharedBytes));
+  CHECK(hopper.launch.sharedBytes == static_cast<unsigned>(wgmmaSharedBytes(false)));
+  INFO("one tf32 product a step (a pointwise convolution) stages no remainder of B: two blocks fit a multiprocessor");
+  GemmProblem conv1x1 = rowMajor(100352, 128, 256, ElemType::F32);
+  conv1x1.bStrides[1] = 1, conv1x1.bStrides[2] = 256;
+  conv1x1.tf32 = true;
+  const GemmPlan conv = planGemm(conv1x1, 132, 0, true);
+  REQUIRE(conv.kernel == GemmKernel::WgmmaF32);
+  CHECK(gemmTemplateArgs(conv, "E") == "tcx::Access::RowContiguous, true, E");
+  CHECK(conv.launch.sharedBytes == static_cast<unsigned>(wgmmaSharedBytes(true)));
+  CHECK(wgmmaMinBlocks(true) * (wgmmaSharedBytes(true) + 1024) <= 228 * 1024);
+  CHECK(wgmmaSharedBytes(false) + 1024 > 228 * 1024 / 2);
   INFO("1200 tiles over 132 multiprocessors, one block each: 9.1 waves, no split");
   CHECK(hopper.launch.grid[0] == 24);
   CHECK(hopper.launch.grid[1] == 50);

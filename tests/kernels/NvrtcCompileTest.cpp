@@ -93,16 +93,16 @@ tiled_float(tcx::GemmParams p, Epilogue e) {
   tcx::gemm_tiled_body<float, tcx::Access::ColContiguous, tcx::Access::ColContiguous>(p, e);
 }
 
-extern "C" __global__ void __launch_bounds__(tcx::kWgmmaThreads, 1)
+extern "C" __global__ void __launch_bounds__(tcx::kWgmmaThreads, tcx::wgmmaMinBlocks(false))
 wgmma_float(tcx::GemmParams p, Epilogue e) { tcx::gemm_wgmma_f32_body<tcx::Access::ColContiguous, false>(p, e); }
 
-extern "C" __global__ void __launch_bounds__(tcx::kWgmmaThreads, 1)
+extern "C" __global__ void __launch_bounds__(tcx::kWgmmaThreads, tcx::wgmmaMinBlocks(false))
 wgmma_float_k(tcx::GemmParams p, Epilogue e) { tcx::gemm_wgmma_f32_body<tcx::Access::RowContiguous, false>(p, e); }
 
-extern "C" __global__ void __launch_bounds__(tcx::kWgmmaThreads, 1)
+extern "C" __global__ void __launch_bounds__(tcx::kWgmmaThreads, tcx::wgmmaMinBlocks(true))
 wgmma_tf32(tcx::GemmParams p, Epilogue e) { tcx::gemm_wgmma_f32_body<tcx::Access::ColContiguous, true>(p, e); }
 
-extern "C" __global__ void __launch_bounds__(tcx::kWgmmaThreads, 1)
+extern "C" __global__ void __launch_bounds__(tcx::kWgmmaThreads, tcx::wgmmaMinBlocks(true))
 wgmma_tf32_k(tcx::GemmParams p, Epilogue e) { tcx::gemm_wgmma_f32_body<tcx::Access::RowContiguous, true>(p, e); }
 )");
 }

@@ -182,17 +182,21 @@ TCX_HOST_DEVICE constexpr int tiledSharedBytes(int elemBytes) { return kTiledSta
 
 // gemm_wgmma_f32 (Hopper, float, A with k and B with n contiguous): 128 x 128 output tiles, two
 // warpgroups of 64 rows, 32 floats of K a stage. A stage holds A (cp.async) and B rounded to tf32
-// and B's remainder (split in registers on the way in), each 128 rows of 128 bytes in wgmma's
-// 128-byte swizzle; the tiles want 1024-byte alignment, which the extra 1024 bytes give room for.
-// One block a multiprocessor: its accumulators and each stage's three products take the registers.
+// and, in 3xTF32, B's remainder (split in registers on the way in), each 128 rows of 128 bytes in
+// wgmma's 128-byte swizzle; the tiles want 1024-byte alignment, which the extra 1024 bytes give
+// room for. 3xTF32 runs one block a multiprocessor: its accumulators and each stage's three
+// products take the registers. Tf32 (one product, no remainder) fits two, so that one block's
+// prologue and epilogue overlap the other's stages: a pointwise convolution's GEMM (ResNeXt-50's
+// 100352 x 128 x 256 at 32 images) is 8 stages a tile.
 inline constexpr int kWgmmaThreads = 256;
 inline constexpr int kWgmmaM = 128;
 inline constexpr int kWgmmaN = 128;
 inline constexpr int kWgmmaKElems = 32;
 inline constexpr int kWgmmaStages = 3;
 inline constexpr int kWgmmaTileBytes = 128 * 128;
-inline constexpr int kWgmmaStageBytes = 3 * kWgmmaTileBytes;
-inline constexpr int kWgmmaSharedBytes = kWgmmaStages * kWgmmaStageBytes + 1024;
+TCX_HOST_DEVICE constexpr int wgmmaStageBytes(bool tf32) { return (tf32 ? 2 : 3) * kWgmmaTileBytes; }
+TCX_HOST_DEVICE constexpr int wgmmaSharedBytes(bool tf32) { return kWgmmaStages * wgmmaStageBytes(tf32) + 1024; }
+TCX_HOST_DEVICE constexpr int wgmmaMinBlocks(bool tf32) { return tf32 ? 2 : 1; }
 // Below this K (8 stages) the lone block a multiprocessor waits out its prologue and epilogue with
 // nothing to overlap them, and gemm_tiled's two blocks do better: on an H200 ConvNeXt-T's
 // 100352 x 384 x 96 took 378 us on wgmma against 310 on gemm_tiled, its 25088 x 768 x 192 244

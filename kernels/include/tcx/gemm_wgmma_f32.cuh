@@ -21,8 +21,9 @@
 // may run in tf32 as cuDNN runs float convolutions by default (a pointwise convolution lowered as
 // a GEMM, GemmProblem::tf32): operands rounded to nearest tf32, B staged once, no split.
 //
-// Grid: (ceil(N / kWgmmaN), ceil(M / kWgmmaM), batch x splitK), kWgmmaThreads threads, dynamic
-// shared memory kWgmmaSharedBytes (planGemm in launch.h); split-K as gemm_tiled.
+// Grid: (ceil(N / kWgmmaN), ceil(M / kWgmmaM), batch x splitK), kWgmmaThreads threads, at least
+// wgmmaMinBlocks(Tf32) blocks a multiprocessor, dynamic shared memory wgmmaSharedBytes(Tf32)
+// (planGemm in launch.h); split-K as gemm_tiled.
 
 #include "tcx/gemm_tiled.cuh"
 #include "tcx/wgmma.cuh"
@@ -110,7 +111,7 @@ __device__ __forceinline__ void gemm_wgmma_f32_body(const GemmParams& p, const E
   const int kTiles = tile.kTiles;
   const float* a = static_cast<const float*>(p.a.data) + batch * p.a.strideBatch;
   const float* b = static_cast<const float*>(p.b.data) + batch * p.b.strideBatch;
-  auto tileA = [&](int stage) { return stages + stage * kWgmmaStageBytes; };
+  auto tileA = [&](int stage) { return stages + stage * wgmmaStageBytes(Tf32); };
   auto tileBBig = [&](int stage) { return tileA(stage) + kWgmmaTileBytes; };
   auto tileBSmall = [&](int stage) { return tileA(stage) + 2 * kWgmmaTileBytes; };
   auto loadA = [&](int stage, int kt) {

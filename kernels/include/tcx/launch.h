@@ -210,7 +210,8 @@ inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0, boo
     plan.kernel = GemmKernel::WgmmaF32;
     plan.tf32 = pr.tf32;
     planOutputTiles(plan, pr, smCount, splitK,
-                    {kWgmmaM, kWgmmaN, kWgmmaKElems, 1, kWgmmaThreads, kWgmmaSharedBytes});
+                    {kWgmmaM, kWgmmaN, kWgmmaKElems, wgmmaMinBlocks(pr.tf32), kWgmmaThreads,
+                     wgmmaSharedBytes(pr.tf32)});
     return plan;
   }
   if (!smallM) {
