@@ -1,6 +1,6 @@
-// ModuleBuilder's kernels that fold: a block per element of a reduction
-// (CudaBlockFold), and a row form's statistics (CudaRowForm) a block, a warp
-// or a lane per row.
+// ModuleBuilder's kernels that fold: a block or a warp per element of a
+// reduction (CudaBlockFold), and a row form's statistics (CudaRowForm) a
+// block, a warp or a lane per row.
 
 #include "codegen/KernelText.h"
 #include "codegen/ModuleBuilder.h"
@@ -53,6 +53,20 @@ void namedDims(const Shape& shape, const std::vector<size_t>& dims, Shape& exten
   }
 }
 
+// The statements that split a fold's element index `i` into its folded
+// axes' variables.
+struct FoldedIndex {
+  Shape shape;
+  std::vector<std::string> names;
+  explicit FoldedIndex(const CudaBlockFold& fold) {
+    for (const auto& [var, extent] : fold.folded) {
+      shape.push_back(extent);
+      names.push_back(var);
+    }
+  }
+  std::string decompose() const { return decomposeIndex(shape, names); }
+};
+
 // A row form's index split into the row's dimensions and the others
 // (index variables x<d> both).
 struct RowIndex {
@@ -72,12 +86,7 @@ struct RowIndex {
 void ModuleBuilder::addBlockFoldKernel(int planKernel, const std::string& entry, const Shape& shape,
                                        const CudaBlockFold& fold, const std::string& store, std::string what) {
   const unsigned threads = foldThreads(fold.count);
-  Shape foldedShape;
-  std::vector<std::string> foldedNames;
-  for (const auto& [var, extent] : fold.folded) {
-    foldedShape.push_back(extent);
-    foldedNames.push_back(var);
-  }
+  const FoldedIndex folded(fold);
   const int64_t outputs = numElements(shape);
   // The folded index decomposes from `i` as well: a block scope of its own.
   code_ += fmt::format(
@@ -93,10 +102,42 @@ void ModuleBuilder::addBlockFoldKernel(int planKernel, const std::string& entry,
       "  }}\n}}\n\n",
       fmt::arg("T", threads), fmt::arg("name", entry), fmt::arg("types", fold.types), fmt::arg("N", outputs),
       fmt::arg("decompose", decomposeIndex(shape, indexNames(shape.size()))), fmt::arg("F", fold.count),
-      fmt::arg("fold", blockFoldCode(threads, fold.count, decomposeIndex(foldedShape, foldedNames), "_T", "_A",
+      fmt::arg("fold", blockFoldCode(threads, fold.count, folded.decompose(), "_T", "_A",
                                      fold.init, fold.map, fold.fold, fold.value)),
       fmt::arg("finish", fold.finish), fmt::arg("store", store));
   addLaunch1d(planKernel, entry, outputs, threads, std::move(what));
+}
+
+void ModuleBuilder::addWarpFoldKernel(int planKernel, const std::string& entry, const Shape& shape,
+                                      const CudaBlockFold& fold, const std::string& store, std::string what) {
+  // An element a warp, kKernelThreads / 32 elements a block: the lanes fold
+  // elements lane, lane + 32, ... and combine through shuffles, with no
+  // barrier; lane 0 stores.
+  constexpr int kPerBlock = kKernelThreads / 32;
+  const FoldedIndex folded(fold);
+  const int64_t outputs = numElements(shape);
+  code_ += fmt::format(
+      "extern \"C\" __global__ void __launch_bounds__({T}) {name}(Buffers b) {{\n"
+      "  {types}"
+      "  const int _lane = threadIdx.x % 32;\n"
+      "  for (tcx::i64 _o = blockIdx.x * {W}LL + threadIdx.x / 32; _o < {N}LL; _o += gridDim.x * {W}LL) {{\n"
+      "    const tcx::i64 i = _o;\n{decompose}"
+      "    _A _acc = {init};\n"
+      "    for (tcx::i64 _f = _lane; _f < {F}LL; _f += 32) {{\n"
+      "      const tcx::i64 i = _f;\n{decomposeFolded}"
+      "      const _T _v = {value};\n      const _A _m = {map};\n      _acc = {fold};\n"
+      "    }}\n"
+      "    for (int _s = 16; _s > 0; _s /= 2) {{\n      const _A _m = __shfl_xor_sync(0xffffffffu, _acc, _s);\n"
+      "      _acc = {fold};\n    }}\n"
+      "    if (_lane == 0) {{\n      const long long _count = {F};\n      const _T out = {finish};\n{store}    }}\n"
+      "  }}\n}}\n\n",
+      fmt::arg("T", kKernelThreads), fmt::arg("name", entry), fmt::arg("types", fold.types), fmt::arg("W", kPerBlock),
+      fmt::arg("N", outputs), fmt::arg("decompose", decomposeIndex(shape, indexNames(shape.size()))),
+      fmt::arg("init", fold.init), fmt::arg("F", fold.count),
+      fmt::arg("decomposeFolded", folded.decompose()), fmt::arg("value", fold.value),
+      fmt::arg("map", fold.map), fmt::arg("fold", fold.fold), fmt::arg("finish", fold.finish),
+      fmt::arg("store", store));
+  addLaunch1d(planKernel, entry, (outputs + kPerBlock - 1) / kPerBlock, kKernelThreads, std::move(what));
 }
 
 void ModuleBuilder::addRowKernel(int planKernel, const std::string& entry, const CudaRowForm& form,

@@ -82,6 +82,9 @@ public:
   // element in `out` (of type _T) for `store`, and records its launch.
   void addBlockFoldKernel(int planKernel, const std::string& entry, const Shape& shape, const CudaBlockFold& fold,
                           const std::string& store, std::string what);
+  // The same with a warp per element: for folds of up to a few hundred elements.
+  void addWarpFoldKernel(int planKernel, const std::string& entry, const Shape& shape, const CudaBlockFold& fold,
+                         const std::string& store, std::string what);
 
   // Appends a kernel that computes a row form (ops/CudaLowering.h
   // CudaRowForm) with one block per row: the output index in x0, x1, ...,

@@ -152,21 +152,23 @@ bool preferBlockFold(const CudaBlockFold& fold, int64_t outputs) {
 // Up to kWarpRow elements a row (Swin's window softmax over 49, ViT's
 // LayerNorm over 768 at 32 images), a warp per row folds without barriers
 // and keeps every lane busy where a block would idle most of its threads at
-// the tree; preferWarpRow says where rows are too few for that.
+// the tree; preferWarpFold says where rows are too few for that.
 bool preferRowKernel(const CudaRowForm& row) { return row.rowWise && row.rowCount() >= kMinFolded; }
 
-// A warp's fold of a row is a chain of rowCount / 32 loads per statistic on
-// each lane; a block per row cuts it to rowCount / 256 and a barrier tree.
-// Where rows are many the warps of one multiprocessor overlap their chains
-// and the warp form wins by skipping the barriers; where they are few (a
-// batch-1 LayerNorm over 49 to 197 tokens) each warp's chain is the kernel's
-// time and the block form, on more multiprocessors, is several times faster.
-// Rows shorter than a block always fold a warp each.
+// A warp's fold of `count` elements (a row, or a reduction's output
+// element) is a chain of count / 32 loads on each lane; a block cuts it to
+// count / 256 and a barrier tree. Where the folds are many the warps of one
+// multiprocessor overlap their chains and the warp form wins by skipping the
+// barriers; where they are few (a batch-1 LayerNorm over 49 to 197 tokens)
+// each warp's chain is the kernel's time and the block form, on more
+// multiprocessors, is several times faster. Folds shorter than a block always
+// take a warp each: a block would idle the threads past them (SqueezeNet's
+// global mean over 13 x 13 at 32 images: 169 of 256).
 constexpr int64_t kBlockRow = 256;
 constexpr int64_t kWarpRowsPerSm = 16;
-bool preferWarpRow(const CudaRowForm& row, int64_t rows, int smCount) {
-  if (row.rowCount() > kWarpRow) return false;
-  return row.rowCount() < kBlockRow || rows >= kWarpRowsPerSm * smCount;
+bool preferWarpFold(int64_t count, int64_t folds, int smCount) {
+  if (count > kWarpRow) return false;
+  return count < kBlockRow || folds >= kWarpRowsPerSm * smCount;
 }
 
 // The device function `name` that reads a stage's scratch buffer.
@@ -236,8 +238,12 @@ std::string ValueCode::stage(const Node& node, const Value& out, const std::stri
   if (node.op().cudaBlockFold) {
     const CudaBlockFold fold = node.op().cudaBlockFold(ctx);
     if (preferBlockFold(fold, numElements(shape))) {
-      module_.addBlockFoldKernel(index_, entry, shape, fold, store,
-                                 fmt::format("stage {} (a block per element)", node.describe()));
+      if (preferWarpFold(fold.count, numElements(shape), target_.smCount))
+        module_.addWarpFoldKernel(index_, entry, shape, fold, store,
+                                  fmt::format("stage {} (a warp per element)", node.describe()));
+      else
+        module_.addBlockFoldKernel(index_, entry, shape, fold, store,
+                                   fmt::format("stage {} (a block per element)", node.describe()));
       return function;
     }
   }
@@ -256,7 +262,7 @@ std::string ValueCode::stage(const Node& node, const Value& out, const std::stri
       return function;
     }
     if (preferRowKernel(row)) {
-      if (preferWarpRow(row, numElements(shape) / row.rowCount(), target_.smCount))
+      if (preferWarpFold(row.rowCount(), numElements(shape) / row.rowCount(), target_.smCount))
         module_.addWarpRowKernel(index_, entry, row, cudaComputeType(dtype), store,
                                  fmt::format("stage {} (a warp per row)", node.describe()));
       else

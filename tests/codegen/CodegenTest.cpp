@@ -212,6 +212,26 @@ TEST_CASE("a reduction over the innermost axes folds with a block per output ele
   CHECK(countOccurrences(code.source, "__shared__ _A _part[256]") == 1);
 }
 
+TEST_CASE("a reduction of fewer elements than a block, or of many short folds, takes a warp per output", "[codegen]") {
+  // SqueezeNet's global mean at 32 images: 32,000 outputs of 13 x 13, a warp
+  // each (a block would idle 87 of its 256 threads), 8 a block. A mean of 512
+  // elements into 8 outputs is too few warps to overlap their load chains:
+  // a block each.
+  GraphBuilder b("means");
+  b.output(b.op("ReduceMean", {b.input("x", DType::F32, {32, 1000, 13, 13}), b.ints("hw", {2, 3})}));
+  b.output(b.op("ReduceMean", {b.input("few", DType::F32, {1, 8, 512}), b.ints("last", {2})}));
+  VtcSession s(b.finish(), defaultGpuPreset());
+  GeneratedPlan code = generateCuda(s.baselinePlan());
+  const std::vector<GeneratedLaunch> warps = launchesDescribed(code, "a warp per element");
+  REQUIRE(warps.size() == 1);
+  CHECK(warps[0].grid[0] == 32000 / 8);
+  CHECK(warps[0].block[0] == 256);
+  CHECK(countOccurrences(code.source, "__shfl_xor_sync(0xffffffffu, _acc, _s)") == 1);
+  const std::vector<GeneratedLaunch> blocks = launchesDescribed(code, "a block per element");
+  REQUIRE(blocks.size() == 1);
+  CHECK(blocks[0].grid[0] == 8);
+}
+
 TEST_CASE("row-wise ops run a warp per row where rows are many or short, else a block per row", "[codegen]") {
   // ViT's attention scores (12 x 197 rows of 197) a warp per row, 8 rows a
   // block. Its batch-1 LayerNorm (197 rows of 768) is too few rows for the

@@ -47,10 +47,11 @@ OpCase reduceCase(const std::string& op, DType dtype, Prepare how, Feed virtualF
           }};
 }
 
-// Reductions big enough for the GPU's block form (a block per output
-// element): a mean over H×W as squeeze-excitation takes it (more elements
-// than a block has threads), over the outer axis of a tensor with few
-// outputs, and over everything; through a virtual (transposed) input too.
+// Reductions big enough for the GPU's fold forms: a mean over H×W as
+// squeeze-excitation takes it (more elements than a block has threads: a
+// block per output element), over the outer axes of a tensor with few
+// outputs (74 elements each: a warp per output element), and over
+// everything; through a virtual (transposed) input too.
 OpCase blockReduceCase(const std::string& op, DType dtype) {
   return {caseName(op + "_block", dtype), [=] {
             GraphBuilder b(op + "_block");
