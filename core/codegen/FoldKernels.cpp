@@ -45,6 +45,23 @@ std::string blockFoldCode(unsigned threads, int64_t count, const std::string& de
                      fmt::arg("value", value), fmt::arg("map", map), fmt::arg("fold", fold));
 }
 
+// Statements that fold `count` elements into `_acc` (of accType, declared
+// here) with the 32 lanes of a warp: lane `_lane` folds elements _lane,
+// _lane + 32, ... (whose index `decompose` splits from `i`), then shuffles
+// fold the lanes' accumulators, so every lane ends with the whole fold.
+std::string warpFoldCode(int64_t count, const std::string& decompose, const std::string& accType,
+                         const std::string& init, const std::string& map, const std::string& fold,
+                         const std::string& value) {
+  return fmt::format("    {AT} _acc = {init};\n"
+                     "    for (tcx::i64 _f = _lane; _f < {F}LL; _f += 32) {{\n      const tcx::i64 i = _f;\n{decompose}"
+                     "      const _T _v = {value};\n      const {AT} _m = {map};\n      _acc = {fold};\n    }}\n"
+                     "    for (int _s = 16; _s > 0; _s /= 2) {{\n"
+                     "      const {AT} _m = __shfl_xor_sync(0xffffffffu, _acc, _s);\n      _acc = {fold};\n    }}\n",
+                     fmt::arg("AT", accType), fmt::arg("init", init), fmt::arg("F", count),
+                     fmt::arg("decompose", decompose), fmt::arg("value", value), fmt::arg("map", map),
+                     fmt::arg("fold", fold));
+}
+
 // The names and extents of `dims` of `shape` (index variables x<d>).
 void namedDims(const Shape& shape, const std::vector<size_t>& dims, Shape& extents, std::vector<std::string>& names) {
   for (size_t d : dims) {
@@ -122,21 +139,13 @@ void ModuleBuilder::addWarpFoldKernel(int planKernel, const std::string& entry, 
       "  const int _lane = threadIdx.x % 32;\n"
       "  for (tcx::i64 _o = blockIdx.x * {W}LL + threadIdx.x / 32; _o < {N}LL; _o += gridDim.x * {W}LL) {{\n"
       "    const tcx::i64 i = _o;\n{decompose}"
-      "    _A _acc = {init};\n"
-      "    for (tcx::i64 _f = _lane; _f < {F}LL; _f += 32) {{\n"
-      "      const tcx::i64 i = _f;\n{decomposeFolded}"
-      "      const _T _v = {value};\n      const _A _m = {map};\n      _acc = {fold};\n"
-      "    }}\n"
-      "    for (int _s = 16; _s > 0; _s /= 2) {{\n      const _A _m = __shfl_xor_sync(0xffffffffu, _acc, _s);\n"
-      "      _acc = {fold};\n    }}\n"
+      "{fold}"
       "    if (_lane == 0) {{\n      const long long _count = {F};\n      const _T out = {finish};\n{store}    }}\n"
       "  }}\n}}\n\n",
       fmt::arg("T", kKernelThreads), fmt::arg("name", entry), fmt::arg("types", fold.types), fmt::arg("W", kPerBlock),
       fmt::arg("N", outputs), fmt::arg("decompose", decomposeIndex(shape, indexNames(shape.size()))),
-      fmt::arg("init", fold.init), fmt::arg("F", fold.count),
-      fmt::arg("decomposeFolded", folded.decompose()), fmt::arg("value", fold.value),
-      fmt::arg("map", fold.map), fmt::arg("fold", fold.fold), fmt::arg("finish", fold.finish),
-      fmt::arg("store", store));
+      fmt::arg("fold", warpFoldCode(fold.count, folded.decompose(), "_A", fold.init, fold.map, fold.fold, fold.value)),
+      fmt::arg("F", fold.count), fmt::arg("finish", fold.finish), fmt::arg("store", store));
   addLaunch1d(planKernel, entry, (outputs + kPerBlock - 1) / kPerBlock, kKernelThreads, std::move(what));
 }
 
@@ -188,15 +197,10 @@ void ModuleBuilder::addWarpRowKernel(int planKernel, const std::string& entry, c
   const std::string value = form.valueAt(indexNames(form.shape.size()));
   std::string statistics;
   for (const CudaRowStatistic& s : form.statistics)
-    statistics += fmt::format(
-        "    {type} {name};\n    {{\n    {type} _acc = {init};\n"
-        "    for (tcx::i64 _f = _lane; _f < {F}LL; _f += 32) {{\n      const tcx::i64 i = _f;\n{decomposeRow}"
-        "      const _T _v = {value};\n      const {type} _m = {map};\n      _acc = {fold};\n    }}\n"
-        "    for (int _s = 16; _s > 0; _s /= 2) {{\n      const {type} _m = __shfl_xor_sync(0xffffffffu, _acc, _s);\n"
-        "      _acc = {fold};\n    }}\n    {name} = {finish};\n    }}\n",
-        fmt::arg("type", s.type), fmt::arg("name", s.name), fmt::arg("init", s.init), fmt::arg("F", count),
-        fmt::arg("decomposeRow", decomposeRow), fmt::arg("value", value), fmt::arg("map", s.map),
-        fmt::arg("fold", s.fold), fmt::arg("finish", s.finish));
+    statistics += fmt::format("    {type} {name};\n    {{\n{fold}    {name} = {finish};\n    }}\n",
+                              fmt::arg("type", s.type), fmt::arg("name", s.name),
+                              fmt::arg("fold", warpFoldCode(count, decomposeRow, s.type, s.init, s.map, s.fold, value)),
+                              fmt::arg("finish", s.finish));
   code_ += fmt::format(
       "extern \"C\" __global__ void __launch_bounds__({T}) {name}(Buffers b) {{\n"
       "  {types}"

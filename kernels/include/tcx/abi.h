@@ -147,7 +147,7 @@ TCX_HOST_DEVICE constexpr int smallMKBlock(int elemBytes) { return 64 / elemByte
 // product, and past 16 rows the accumulators and their step sums spill at one block a
 // multiprocessor (255 registers): at 49 rows (ConvNeXt's and Swin's last stage at batch 1) it took
 // 1.3-1.4x cuBLAS SGEMM's time, at 64 rows 1.8x (H200, docs/benchmarks.md), where 16 rows take
-// 0.4-0.95x.
+// 0.35-0.96x.
 inline constexpr int kSmallMMaxRows = 64;
 inline constexpr int kSmallMMaxRowsF32 = 16;
 // Minimum resident blocks per multiprocessor: two blocks overlap one's A staging and reduction

@@ -4,17 +4,19 @@
 // the GEMM is bound by reading B once. Each warp streams 64 columns x 64 bytes of K of B per step
 // (a slice: 32 rows of 16-bit elements, 16 of floats) straight from DRAM into registers with
 // 16-byte loads (no shared-memory round trip), shuffles them into tensor-core fragments and
-// multiplies with A, which the block has staged in shared memory. The loads of a warp's next
-// slice are issued before the multiply of this one: with one slice in flight per warp the kernel
-// waited out a DRAM round trip every step and read B at 37 % of copy (kernels/README.md).
+// multiplies with A, which the block has staged in shared memory. A warp's next slice is in
+// flight during the multiply of this one: with one slice in flight per warp the kernel waited out
+// a DRAM round trip every step and read B at 37 % of copy (kernels/README.md). 16-bit T loads the
+// whole next slice before the multiply; float reloads each vector as soon as its fragments are
+// taken (multiplySliceTf32x3 says why).
 //
 // 16-bit T takes mma.sync m16n8k16 (M <= 64). float takes m16n8k8 on tf32 three times (3xTF32,
 // as gemm_tiled does, whose header says why), so that results keep fp32's accuracy as PyTorch's
 // default fp32 matmul does (M <= kSmallMMaxRowsF32, abi.h says why no more); each subtile's
 // products of a slice are summed apart and added to the accumulators on the CUDA cores, which
-// round to nearest where the tensor cores' accumulation truncates. On the CUDA cores (the float kernel this one replaced) a 16-row
-// projection read B at about a fifth of copy bandwidth: each element of B took 16 FMAs and as many
-// shared-memory reads of A.
+// round to nearest where the tensor cores' accumulation truncates. On the CUDA cores (the float
+// kernel this one replaced) a 16-row projection read B at about a fifth of copy bandwidth: each
+// element of B took 16 FMAs and as many shared-memory reads of A.
 //
 // The trick that keeps B in registers: mma.sync contracts fragment columns with fragment rows in
 // whatever order they are numbered, so the k order (and the n order of the output) may be
