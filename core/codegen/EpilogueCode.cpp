@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unordered_set>
 
 namespace tcx {
@@ -64,9 +65,28 @@ std::optional<std::string> epilogueFunctor(ValueCode& values, const std::string&
   if (!chainStatements) return std::nullopt;
   std::optional<std::string> stores = storeCode(values, result, chain);
   if (!stores) return std::nullopt;
-  return fmt::format("struct {p}Epilogue {{\n  Buffers b;\n  __device__ __forceinline__ void operator()(int "
-                     "batch, int m, int n, float acc) const {{\n{d}{c}{s}  }}\n}};\n\n",
-                     fmt::arg("p", values.prefix()), fmt::arg("d", outIndex), fmt::arg("c", *chainStatements),
+  // compute returns the values the outputs store, store binds them to the
+  // same names again: kernels holding many results run compute for several
+  // before they store any (tcx/epilogue.cuh).
+  std::vector<std::string> stored;
+  std::string fields, bind;
+  for (const TensorAccess& out : values.kernel().outputs) {
+    const std::string name = values.call(out.value, {});
+    if (std::ranges::find(stored, name) != stored.end()) continue;
+    const std::string type = out.value == result ? "float" : cudaComputeType(out.value->type().dtype);
+    fields += fmt::format(" {} v{};", type, stored.size());
+    bind += fmt::format("    const {} {} = out.v{};\n", type, name, stored.size());
+    stored.push_back(name);
+  }
+  return fmt::format("struct {p}Epilogue {{\n  Buffers b;\n  struct Out {{{f} }};\n"
+                     "  __device__ __forceinline__ Out compute(int batch, int m, int n, float acc) const {{\n{d}{c}"
+                     "    return {{{v}}};\n  }}\n"
+                     "  __device__ __forceinline__ void store(int batch, int m, int n, const Out& out) const {{\n"
+                     "{d}{bind}{s}  }}\n"
+                     "  __device__ __forceinline__ void operator()(int batch, int m, int n, float acc) const {{\n"
+                     "    store(batch, m, n, compute(batch, m, n, acc));\n  }}\n}};\n\n",
+                     fmt::arg("p", values.prefix()), fmt::arg("f", fields), fmt::arg("d", outIndex),
+                     fmt::arg("c", *chainStatements), fmt::arg("v", fmt::join(stored, ", ")), fmt::arg("bind", bind),
                      fmt::arg("s", *stores));
 }
 

@@ -20,6 +20,15 @@ namespace {
 // difference), with one 53-line implicit-GEMM convolution 1.74 to 1.87 s.
 constexpr int kLibraryKernelLines = 800;
 
+// Statements binding x0, x1, ... (the logical index of `shape`) from the
+// linear index `i` of its elements in `walk`'s order.
+std::string decomposeWalk(const Shape& shape, const Layout& walk) {
+  const std::vector<std::string> names = indexNames(shape.size());
+  std::vector<std::string> walked = names;
+  for (size_t d = 0; d < walk.order.size(); ++d) walked[d] = names[walk.order[d]];
+  return decomposeIndex(storedShape(shape, walk), walked);
+}
+
 } // namespace
 
 int ModuleBuilder::addScratch(int64_t bytes, std::string name, bool zeroed) {
@@ -44,7 +53,7 @@ int ModuleBuilder::vendorStaging(int64_t bytes) {
 }
 
 void ModuleBuilder::addVendorAlternative(int planKernel, VendorCall call, int staging, const std::string& entry,
-                                         int64_t elements, std::string what) {
+                                         int64_t elements, unsigned perThread, std::string what) {
   // The alternative replaces the kernel's one launch (GpuPlan runs it there).
   TCX_CHECK(planKernel == currentKernel_ && plan_.vendorAlternatives.size() == alternativeStart_ &&
                 plan_.launches.size() == launchStart_ + 1,
@@ -53,23 +62,51 @@ void ModuleBuilder::addVendorAlternative(int planKernel, VendorCall call, int st
   const int64_t stagingBytes = elements * elemBytes(vendorCallType(call));
   VendorAlternative alternative{
       .planKernel = planKernel, .call = std::move(call), .staging = staging, .stagingBytes = stagingBytes};
-  alternative.epilogue = launch1d(planKernel, entry, (elements + kKernelThreads - 1) / kKernelThreads, kKernelThreads, std::move(what));
+  const int64_t perBlock = int64_t{kKernelThreads} * perThread;
+  alternative.epilogue = launch1d(planKernel, entry, (elements + perBlock - 1) / perBlock, kKernelThreads, std::move(what));
   plan_.vendorAlternatives.push_back(std::move(alternative));
 }
 
 void ModuleBuilder::addElementKernel(int planKernel, const std::string& entry, const Shape& shape,
                                      const std::string& body, std::string what, const Layout& walk) {
   const int64_t count = numElements(shape);
-  const std::vector<std::string> names = indexNames(shape.size());
-  std::vector<std::string> walked = names;
-  for (size_t d = 0; d < walk.order.size(); ++d) walked[d] = names[walk.order[d]];
-  const std::string decompose = decomposeIndex(storedShape(shape, walk), walked);
+  const std::string decompose = decomposeWalk(shape, walk);
   code_ += fmt::format("extern \"C\" __global__ void __launch_bounds__({T}) {name}(Buffers b) {{\n"
                        "  for (tcx::i64 i = blockIdx.x * {T}LL + threadIdx.x; i < {N}LL; i += gridDim.x * {T}LL) {{\n"
                        "{decompose}{body}  }}\n}}\n\n",
                        fmt::arg("T", kKernelThreads), fmt::arg("name", entry), fmt::arg("N", count),
                        fmt::arg("decompose", decompose), fmt::arg("body", body));
   addLaunch1d(planKernel, entry, (count + kKernelThreads - 1) / kKernelThreads, kKernelThreads, std::move(what));
+}
+
+void ModuleBuilder::addValueKernel(int planKernel, const std::string& entry, const Shape& shape,
+                                   unsigned perThread, const std::string& type, const std::string& compute, const std::string& store,
+                                   std::string what, const Layout& walk) {
+  const int64_t count = numElements(shape);
+  const std::string decompose = decomposeWalk(shape, walk);
+  const int64_t perBlock = int64_t{kKernelThreads} * perThread;
+  code_ += fmt::format(
+      "extern \"C\" __global__ void __launch_bounds__({T}) {name}(Buffers b) {{\n"
+      "  for (tcx::i64 base = blockIdx.x * {B}LL + threadIdx.x; base < {N}LL; base += gridDim.x * {B}LL) {{\n"
+      "    {type} outs[{E}];\n"
+      "#pragma unroll\n"
+      "    for (int j = 0; j < {E}; ++j) {{\n"
+      "      const tcx::i64 i = base + j * {T}LL;\n"
+      "      if (i >= {N}LL) break;\n"
+      "{decompose}    {type} out;\n"
+      "{compute}    outs[j] = out;\n"
+      "    }}\n"
+      "#pragma unroll\n"
+      "    for (int j = 0; j < {E}; ++j) {{\n"
+      "      const tcx::i64 i = base + j * {T}LL;\n"
+      "      if (i >= {N}LL) break;\n"
+      "{decompose}    const {type} out = outs[j];\n"
+      "{store}    }}\n"
+      "  }}\n}}\n\n",
+      fmt::arg("T", kKernelThreads), fmt::arg("B", perBlock), fmt::arg("E", perThread),
+      fmt::arg("name", entry), fmt::arg("N", count), fmt::arg("type", type), fmt::arg("decompose", decompose),
+      fmt::arg("compute", compute), fmt::arg("store", store));
+  addLaunch1d(planKernel, entry, (count + perBlock - 1) / perBlock, kKernelThreads, std::move(what));
 }
 
 void ModuleBuilder::addLibraryLaunch(int planKernel, std::string entry, const unsigned (&grid)[3],

@@ -59,9 +59,9 @@ public:
   // Records `call` as plan kernel `planKernel`'s alternative (VendorCall.h):
   // it stages its (batch, m, n) result of `elements` in buffer `staging`,
   // then the kernel `entry`, whose code the caller appended, runs the plan
-  // kernel's epilogue over them, one thread per element.
+  // kernel's epilogue over them, `perThread` a thread (elementsPerThread).
   void addVendorAlternative(int planKernel, VendorCall call, int staging, const std::string& entry, int64_t elements,
-                            std::string what);
+                            unsigned perThread, std::string what);
   // Records the launch of a library kernel with the configuration its
   // planner (kernels/include/tcx/launch.h) gave. Its code instantiates a
   // library template, which weighs on the compile (GeneratedPlan::compileCost).
@@ -76,6 +76,15 @@ public:
   // the logical index.
   void addElementKernel(int planKernel, const std::string& entry, const Shape& shape, const std::string& body,
                         std::string what, const Layout& walk = {});
+  // The same for an element that `compute` assigns to `out` (of type
+  // `type`, declared by the kernel) and `store` stores: each thread takes
+  // `perThread` elements (elementsPerThread) a block's width apart and
+  // computes them all before it stores any, so that their loads are in
+  // flight together (one element's store would otherwise order the next
+  // one's loads behind it: tcx/epilogue.cuh says why).
+  void addValueKernel(int planKernel, const std::string& entry, const Shape& shape, unsigned perThread,
+                      const std::string& type, const std::string& compute, const std::string& store, std::string what,
+                      const Layout& walk = {});
 
   // Appends a kernel that computes every element of `shape` with one block
   // (ops/CudaLowering.h CudaBlockFold): the output index in x0, x1, ..., the

@@ -1,3 +1,4 @@
+#include "codegen/KernelText.h"
 #include "codegen/ValueCode.h"
 #include "codegen/AccessCode.h"
 #include "codegen/CudaCodegen.h"
@@ -271,11 +272,10 @@ std::string ValueCode::stage(const Node& node, const Value& out, const std::stri
       return function;
     }
   }
-  const std::string element = node.op().cudaElement(ctx);
-  const std::string body =
-      fmt::format("    {} out;\n    {{\n{}    }}\n{}", cudaComputeType(dtype), element, store);
-  module_.addElementKernel(index_, entry, shape, body, fmt::format("stage {}", node.describe()),
-                           direct ? storeWalk(*direct, plan_) : Layout{});
+  const std::string element = fmt::format("    {{\n{}    }}\n", node.op().cudaElement(ctx));
+  module_.addValueKernel(index_, entry, shape, elementsPerThread(numElements(shape), target_.smCount),
+                         cudaComputeType(dtype), element, store,
+                         fmt::format("stage {}", node.describe()), direct ? storeWalk(*direct, plan_) : Layout{});
   return function;
 }
 
@@ -324,11 +324,12 @@ void ValueCode::storeOutputs() {
     function(out.value);
     if (storedByStage_.count(out.value)) continue;
     const Shape& shape = out.value->type().shape;
-    std::string body = fmt::format("    const {} v = {};\n", cudaComputeType(out.value->type().dtype),
-                                   call(out.value, indexNames(shape.size())));
-    body += accessStore(out, plan_, "v");
-    module_.addElementKernel(index_, fmt::format("{}store{}", prefix(), i), shape, body,
-                             fmt::format("store {}", out.value->name()), storeWalk(out, plan_));
+    module_.addValueKernel(index_, fmt::format("{}store{}", prefix(), i), shape,
+                           elementsPerThread(numElements(shape), target_.smCount),
+                           cudaComputeType(out.value->type().dtype),
+                           fmt::format("    out = {};\n", call(out.value, indexNames(shape.size()))),
+                           accessStore(out, plan_, "out"), fmt::format("store {}", out.value->name()),
+                           storeWalk(out, plan_));
   }
 }
 

@@ -71,7 +71,8 @@ using VendorCall = std::variant<VendorGemm, VendorConv>;
 // (profiler/VendorCalls.h): on an H200, ResNeXt-50's 1x1 convolutions at
 // 56x56 (32 images) took 152-176 us on cuDNN with the epilogue kernel,
 // where PyTorch's ran as one GEMM kernel each, 30.9 us on average
-// (docs/benchmarks.md). nullopt for any other convolution, or where x's
+// (docs/benchmarks.md; most of the difference was the epilogue kernel,
+// since given its loads in flight together: tcx/epilogue.cuh). nullopt for any other convolution, or where x's
 // pixels do not run at one stride.
 std::optional<VendorGemm> convolutionAsGemm(const VendorConv& conv);
 

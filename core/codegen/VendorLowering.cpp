@@ -2,6 +2,7 @@
 
 #include "codegen/AccessCode.h"
 #include "codegen/CudaCodegen.h"
+#include "codegen/KernelText.h"
 #include "ops/OpDef.h"
 #include "ops/nn/Window.h"
 
@@ -41,18 +42,29 @@ void offer(ValueCode& values, VendorCall call, int64_t batch, int64_t m, int64_t
   const int64_t inner = mInnermost ? m : n, rows = mInnermost ? n : m;
   const std::string mIndex = (mInnermost ? "u % " : "row % ") + std::to_string(m);
   const std::string nIndex = (mInnermost ? "row % " : "u % ") + std::to_string(n);
+  // Each thread takes `perThread` elements a block's width apart, so that a
+  // warp's loads and stores stay coalesced and the elements' loads are in
+  // flight together (tcx/epilogue.cuh).
+  const unsigned perThread = elementsPerThread(elements, values.target().smCount);
+  const int64_t perBlock = int64_t{kKernelThreads} * perThread;
   module.append(fmt::format(
-      "extern \"C\" __global__ void __launch_bounds__(256) {entry}(Buffers b) {{\n"
+      "extern \"C\" __global__ void __launch_bounds__({T}) {entry}(Buffers b) {{\n"
       "  const {t}* staged = static_cast<const {t}*>({staging});\n"
-      "  for (tcx::i64 i = blockIdx.x * 256LL + threadIdx.x; i < {count}LL; i += gridDim.x * 256LL) {{\n"
-      "    const {u} u = {u}(i), row = u / {inner};\n"
-      "    {p}Epilogue{{b}}(int(row / {rows}), int({mi}), int({ni}), tcx::to_float(staged[i]));\n"
-      "  }}\n}}\n\n",
+      "  const {p}Epilogue epilogue{{b}};\n"
+      "  for (tcx::i64 base = blockIdx.x * {B}LL + threadIdx.x; base < {count}LL; base += gridDim.x * {B}LL)\n"
+      "    tcx::runEpilogue<{E}, {E}>(epilogue, [&](int j) {{\n"
+      "      const tcx::i64 i = base + j * {T}LL;\n"
+      "      const {u} u = {u}(i), row = u / {inner};\n"
+      "      const bool inside = i < {count}LL;\n"
+      "      return tcx::EpilogueAt{{int(row / {rows}), int({mi}), int({ni}), inside ? tcx::to_float(staged[i]) : 0.0f, "
+      "inside}};\n"
+      "    }});\n}}\n\n",
       fmt::arg("entry", entry), fmt::arg("t", cudaTypeName(type)), fmt::arg("staging", ModuleBuilder::bufferRef(staging)),
       fmt::arg("count", elements), fmt::arg("u", u), fmt::arg("inner", inner), fmt::arg("rows", rows),
-      fmt::arg("mi", mIndex), fmt::arg("ni", nIndex), fmt::arg("p", prefix)));
+      fmt::arg("mi", mIndex), fmt::arg("ni", nIndex), fmt::arg("p", prefix), fmt::arg("T", kKernelThreads),
+      fmt::arg("B", perBlock), fmt::arg("E", perThread)));
   const std::string what = describeVendorCall(call) + ", then its epilogue";
-  module.addVendorAlternative(values.planKernelIndex(), std::move(call), staging, entry, elements, what);
+  module.addVendorAlternative(values.planKernelIndex(), std::move(call), staging, entry, elements, perThread, what);
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 #include "Samples.h"
 
 #include "codegen/CudaCodegen.h"
+#include "codegen/KernelText.h"
 #include "tcx/launch.h"
 #include "ops/GraphBuilder.h"
 #include "target/GpuPreset.h"
@@ -299,7 +300,8 @@ TEST_CASE("a linear layer over a sequence-first view folds its rows in memory or
   const GeneratedPlan code = generateCuda(s.optimizedPlan());
   CHECK(countLaunches(code, "copy") == 0);
   REQUIRE(launchesDescribed(code, "gemm 6304x2304x768 (batch 1").size() == 1);
-  CHECK(countOccurrences(code.source, "const Index x0 = m % 197, x1 = m / 197, x2 = n;") == 1);
+  // Once in the epilogue's compute, once in its store (codegen/EpilogueCode.h).
+  CHECK(countOccurrences(code.source, "const Index x0 = m % 197, x1 = m / 197, x2 = n;") == 2);
   CHECK(countOccurrences(code.source, "_acc += ") == 0);
   // x (buffer 0) with a row stride of 768, the weight (buffer 1) in the slots the GEMM's launch binds.
   const GeneratedLaunch gemm = launchesDescribed(code, "gemm 6304x2304x768 (batch 1").front();
@@ -399,4 +401,31 @@ TEST_CASE("Gemm with transposes, alpha and a bias runs on the library GEMM", "[c
   CHECK(countLaunches(code, "gemm 3x40x64") == 1);
   CHECK(countLaunches(code, "stage") == 0);
   CHECK(code.source.find("gemm_small_m_body<float, 1, tcx::Access::RowContiguous") != std::string::npos);
+}
+
+TEST_CASE("an element-wise kernel computes its thread's elements before it stores any", "[codegen]") {
+  // relu(x) + y: a store kernel. Over 2^21 elements, enough to fill an H200's 132 multiprocessors four
+  // times over, each thread takes kElementsPerThread of them (512 blocks of 1024) and issues every load of
+  // its first loop before the second loop's stores (tcx/epilogue.cuh); over 5000, one (20 blocks), so that
+  // a small tensor keeps its threads.
+  auto generate = [](int64_t n) {
+    GraphBuilder b("add_relu");
+    Value* x = b.input("x", DType::F32, {n});
+    b.output(b.op("Add", {b.op("Relu", {x}), b.input("y", DType::F32, {n})}));
+    VtcSession s(b.finish(), defaultGpuPreset());
+    s.select(EdgeConstraintSpecs{});
+    return generateCuda(s.optimizedPlan(), CodegenTarget{.smCount = 132});
+  };
+  const GeneratedPlan big = generate(int64_t{1} << 21), small = generate(5000);
+  REQUIRE(big.launches.size() == 1);
+  REQUIRE(small.launches.size() == 1);
+  CHECK(big.launches[0].grid[0] == (1 << 21) / (256 * kElementsPerThread));
+  CHECK(small.launches[0].grid[0] == 20);
+  CHECK(countOccurrences(big.source, fmt::format("    float outs[{}];", kElementsPerThread)) == 1);
+  CHECK(countOccurrences(small.source, "    float outs[1];") == 1);
+  const size_t stored = big.source.find("    const float out = outs[j];");
+  const size_t computed = big.source.find("    outs[j] = out;");
+  REQUIRE(computed < stored);
+  CHECK(big.source.find("tcx::store<") > stored);
+  CHECK(countOccurrences(big.source.substr(0, computed), "tcx::load<float>") == 2);
 }

@@ -54,8 +54,8 @@ TEST_CASE("an element kernel walks a tensor stored channels-last in its buffer's
   CHECK(firstConv(channelsLast).channelsLastResult);
   CHECK(!std::get<VendorConv>(channelsLast.vendorAlternatives.back().call).channelsLastResult);
   CHECK(!firstConv(asExported).channelsLastResult);
-  CHECK(channelsLast.source.find("(int(row / 64), int(u % 6), int(row % 64), ") != std::string::npos);
-  CHECK(asExported.source.find("(int(row / 6), int(row % 6), int(u % 64), ") != std::string::npos);
+  CHECK(channelsLast.source.find("EpilogueAt{int(row / 64), int(u % 6), int(row % 64), ") != std::string::npos);
+  CHECK(asExported.source.find("EpilogueAt{int(row / 6), int(row % 6), int(u % 64), ") != std::string::npos);
 }
 
 TEST_CASE("a kernel storing into a channel slice of a channels-last concatenation walks the channels innermost",

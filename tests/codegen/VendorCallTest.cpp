@@ -5,11 +5,13 @@
 #include "CodegenTestUtil.h"
 
 #include "codegen/CudaCodegen.h"
+#include "codegen/KernelText.h"
 #include "ops/GraphBuilder.h"
 #include "pipeline/VtcSession.h"
 #include "target/GpuPreset.h"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <random>
 #include <set>
@@ -54,6 +56,14 @@ void checkEpilogue(const GeneratedPlan& code, const VendorAlternative& a) {
   CHECK(own->buffers == a.epilogue.buffers);
   CHECK(std::ranges::count(a.epilogue.buffers, BufferBinding{a.staging, 0}) == 1);
   CHECK(a.stagingBytes <= code.scratchBytes.at(a.staging - code.numPlanBuffers));
+  // elementsPerThread a thread, each through the split functor's compute, then its store: the grid
+  // covers the staged result once.
+  const int64_t elements = a.stagingBytes / elemBytes(vendorCallType(a.call));
+  const unsigned perThread = elementsPerThread(elements, CodegenTarget{}.smCount);
+  const int64_t perBlock = int64_t{kKernelThreads} * perThread;
+  CHECK(a.epilogue.grid[0] == (elements + perBlock - 1) / perBlock);
+  CHECK(code.source.find("Out compute(int batch, int m, int n, float acc) const") != std::string::npos);
+  CHECK(code.source.find(fmt::format("tcx::runEpilogue<{0}, {0}>(epilogue, ", perThread)) != std::string::npos);
 }
 
 // staged[batch][m][n] of `g` (VendorCall.h), its operands read by their
@@ -182,6 +192,25 @@ TEST_CASE("kernels that share code share their alternative's epilogue", "[codege
   }
   CHECK(weights.size() == 3); // each call reads its own layer's weight
   CHECK(countOccurrences(code.source, "vendor_epilogue(Buffers b)") == 1);
+}
+
+TEST_CASE("an epilogue returns what it stores from compute, and store stores it", "[codegen][vendor]") {
+  // relu(x w + r): compute loads r and returns the relu; store binds it to the same name and stores it,
+  // so a kernel can run compute for several elements before it stores any (tcx/epilogue.cuh).
+  GraphBuilder b("residual");
+  Value* mm = b.op("MatMul", {b.input("x", DType::F32, {64, 128}), b.input("w", DType::F32, {128, 96})});
+  b.output(b.op("Relu", {b.op("Add", {mm, b.input("r", DType::F32, {64, 96})})}));
+  const GeneratedPlan code = optimizedCode(b.finish());
+  REQUIRE(code.vendorAlternatives.size() == 1);
+  CHECK(countOccurrences(code.source, "  struct Out { float v0; };") == 1);
+  CHECK(countOccurrences(code.source, "    return {e2};") == 1);
+  CHECK(countOccurrences(code.source, "    const float e2 = out.v0;") == 1);
+  CHECK(countOccurrences(code.source, "store(batch, m, n, compute(batch, m, n, acc));") == 1);
+  // The residual is loaded in compute only.
+  const size_t compute = code.source.find("Out compute("), store = code.source.find("void store(");
+  REQUIRE(compute < store);
+  CHECK(code.source.find("tcx::op::Add(", compute) < store);
+  CHECK(code.source.find("tcx::op::Add(", store) == std::string::npos);
 }
 
 TEST_CASE("a GEMM whose operand no BLAS layout reads offers no alternative", "[codegen][vendor]") {

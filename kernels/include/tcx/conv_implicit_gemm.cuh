@@ -31,6 +31,7 @@
 // The epilogue is called once per output element as epilogue(image, cout, oh * ow_size + ow, acc).
 // Offsets of x within one image and all offsets of w must fit an int.
 
+#include "tcx/epilogue.cuh"
 #include "tcx/mma.cuh"
 #include "tcx/split_k.cuh"
 
@@ -116,22 +117,14 @@ __device__ __forceinline__ void convFinish(const ConvParams& p, const Epilogue& 
   if (p.splitK > 1 && !splitKCombine<kConvThreads, 32>(&acc[0][0][0], p.workspace, blockIdx.x, blockIdx.y, p.splitK))
     return;
   const int t = threadIdx.x % 4;
-#pragma unroll
-  for (int mi = 0; mi < 2; ++mi)
-#pragma unroll
-    for (int half = 0; half < 2; ++half) {
-      int image, pixel;
-      if (!pixelOf(mi, half, image, pixel))
-        continue;
-#pragma unroll
-      for (int ni = 0; ni < 4; ++ni)
-#pragma unroll
-        for (int e = 0; e < 2; ++e) {
-          const int n = nBase + ni * 8 + 2 * t + e;
-          if (n < p.cout)
-            epilogue(image, n, pixel, acc[mi][ni][2 * half + e]);
-        }
-    }
+  // A group is one (mi, half) row's eight results.
+  runEpilogue<8, 32>(epilogue, [&](int i) {
+    const int mi = i / 16, half = i / 8 % 2, ni = i / 2 % 4, e = i % 2;
+    int image = 0, pixel = 0;
+    const bool row = pixelOf(mi, half, image, pixel);
+    const int n = nBase + ni * 8 + 2 * t + e;
+    return EpilogueAt{image, n, pixel, acc[mi][ni][2 * half + e], row && n < p.cout};
+  });
 }
 
 template <typename T, typename Epilogue>

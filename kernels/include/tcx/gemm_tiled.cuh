@@ -20,6 +20,7 @@
 // order, runs the epilogue and leaves the counter at zero for the next launch. Workspace (abi.h):
 // the counters, then per tile splitK x kTiledM x kTiledN floats.
 
+#include "tcx/epilogue.cuh"
 #include "tcx/mma.cuh"
 #include "tcx/split_k.cuh"
 
@@ -223,17 +224,12 @@ __device__ __forceinline__ void tiledFinish(const GemmParams& p, const Epilogue&
                                                                          p.splitK))
       return;
   }
-#pragma unroll
-  for (int mi = 0; mi < 4; ++mi)
-#pragma unroll
-    for (int ni = 0; ni < 4; ++ni)
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const int m = mBase + mi * 16 + g + 8 * (e / 2);
-        const int n = nBase + ni * 8 + 2 * t + e % 2;
-        if (m < p.m && n < p.n)
-          epilogue(batch, m, n, acc[mi][ni][e]);
-      }
+  runEpilogue<8, 64>(epilogue, [&](int i) {
+    const int mi = i / 16, ni = i / 4 % 4, e = i % 4;
+    const int m = mBase + mi * 16 + g + 8 * (e / 2);
+    const int n = nBase + ni * 8 + 2 * t + e % 2;
+    return EpilogueAt{batch, m, n, acc[mi][ni][e], m < p.m && n < p.n};
+  });
 }
 
 } // namespace detail

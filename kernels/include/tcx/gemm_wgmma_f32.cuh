@@ -189,14 +189,12 @@ __device__ __forceinline__ void gemm_wgmma_f32_body(const GemmParams& p, const E
   }
   const int g = lane / 4, t = lane % 4;
   const int mBase = m0 + group * 64 + warpInGroup * 16 + g;
-#pragma unroll
-  for (int j = 0; j < 16; ++j)
-#pragma unroll
-    for (int e = 0; e < 4; ++e) {
-      const int m = mBase + 8 * (e / 2), n = n0 + 8 * j + 2 * t + e % 2;
-      if (m < p.m && n < p.n)
-        epilogue(batch, m, n, acc[4 * j + e]);
-    }
+  // Element e of the j-th 8-column slice is acc[4 j + e].
+  runEpilogue<8, 64>(epilogue, [&](int i) {
+    const int j = i / 4, e = i % 4;
+    const int m = mBase + 8 * (e / 2), n = n0 + 8 * j + 2 * t + e % 2;
+    return EpilogueAt{batch, m, n, acc[i], m < p.m && n < p.n};
+  });
 }
 
 } // namespace tcx
