@@ -63,7 +63,8 @@ void ModuleBuilder::addVendorAlternative(int planKernel, VendorCall call, int st
   VendorAlternative alternative{
       .planKernel = planKernel, .call = std::move(call), .staging = staging, .stagingBytes = stagingBytes};
   const int64_t perBlock = int64_t{kKernelThreads} * perThread;
-  alternative.epilogue = launch1d(planKernel, entry, (elements + perBlock - 1) / perBlock, kKernelThreads, std::move(what));
+  alternative.epilogue =
+      launch1d(planKernel, entry, (elements + perBlock - 1) / perBlock, kKernelThreads, std::move(what));
   plan_.vendorAlternatives.push_back(std::move(alternative));
 }
 
@@ -80,8 +81,8 @@ void ModuleBuilder::addElementKernel(int planKernel, const std::string& entry, c
 }
 
 void ModuleBuilder::addValueKernel(int planKernel, const std::string& entry, const Shape& shape,
-                                   unsigned perThread, const std::string& type, const std::string& compute, const std::string& store,
-                                   std::string what, const Layout& walk) {
+                                   unsigned perThread, const std::string& type, const std::string& compute,
+                                   const std::string& store, std::string what, const Layout& walk) {
   const int64_t count = numElements(shape);
   const std::string decompose = decomposeWalk(shape, walk);
   const int64_t perBlock = int64_t{kKernelThreads} * perThread;
