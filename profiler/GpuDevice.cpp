@@ -44,6 +44,7 @@ GpuInfo queryGpu() {
   info.ccMajor = props.major;
   info.ccMinor = props.minor;
   info.smCount = props.multiProcessorCount;
+  info.threadsPerSm = props.maxThreadsPerMultiProcessor;
   info.memoryBytes = static_cast<int64_t>(props.totalGlobalMem);
   info.l2Bytes = props.l2CacheSize;
   info.sharedPerBlockOptin = static_cast<int64_t>(props.sharedMemPerBlockOptin);
@@ -64,7 +65,7 @@ std::string GpuInfo::arch() const {
 
 CodegenTarget GpuInfo::codegenTarget() const {
   if (!available) return {};
-  return codegenTargetFor(arch(), smCount);
+  return codegenTargetFor(arch(), smCount, threadsPerSm);
 }
 
 std::string GpuInfo::describe() const {

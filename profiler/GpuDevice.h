@@ -17,6 +17,7 @@ struct GpuInfo {
   int ccMajor = 0;
   int ccMinor = 0;
   int smCount = 0;
+  int threadsPerSm = 0; // resident threads a multiprocessor holds
   int64_t memoryBytes = 0;
   int64_t l2Bytes = 0;
   int64_t sharedPerBlockOptin = 0; // dynamic shared memory a block may opt in to

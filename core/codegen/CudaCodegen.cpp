@@ -47,8 +47,8 @@ bool fitsInt(const ExecPlan& plan) {
 
 } // namespace
 
-CodegenTarget codegenTargetFor(std::string_view arch, int smCount) {
-  return {.smCount = smCount, .wgmma = arch == "sm_90a"};
+CodegenTarget codegenTargetFor(std::string_view arch, int smCount, int threadsPerSm) {
+  return {.smCount = smCount, .threadsPerSm = threadsPerSm, .wgmma = arch == "sm_90a"};
 }
 
 GeneratedPlan generateCuda(const ExecPlan& plan, const CodegenTarget& target) {

@@ -22,6 +22,20 @@ unsigned foldThreads(int64_t count) {
   return threads;
 }
 
+// A loop folding elements `first`, + step, ... below `count` (whose index
+// `decompose` splits from `i`) into `_acc`: each element's `value` (of
+// valueType) as `_v`, mapped to `_m` (of accType), folded in.
+std::string strideFoldCode(const std::string& first, int64_t step, int64_t count, const std::string& decompose,
+                           const std::string& valueType, const std::string& accType, const std::string& map,
+                           const std::string& fold, const std::string& value) {
+  return fmt::format("    for (tcx::i64 _f = {first}; _f < {F}LL; _f += {step}) {{\n      const tcx::i64 i = _f;\n"
+                     "{decompose}      const {VT} _v = {value};\n      const {AT} _m = {map};\n      _acc = {fold};\n"
+                     "    }}\n",
+                     fmt::arg("first", first), fmt::arg("F", count), fmt::arg("step", step),
+                     fmt::arg("decompose", decompose), fmt::arg("VT", valueType), fmt::arg("AT", accType),
+                     fmt::arg("value", value), fmt::arg("map", map), fmt::arg("fold", fold));
+}
+
 // Statements that fold `count` elements into `_part[0]` with the block's
 // `threads` threads: each folds elements threadIdx.x, + threads, ... (whose
 // index `decompose` splits from `i`) into `_acc`, then a tree in shared
@@ -30,19 +44,14 @@ unsigned foldThreads(int64_t count) {
 std::string blockFoldCode(unsigned threads, int64_t count, const std::string& decompose, const std::string& valueType,
                           const std::string& accType, const std::string& init, const std::string& map,
                           const std::string& fold, const std::string& value) {
-  return fmt::format("    _acc = {init};\n"
-                     "    for (tcx::i64 _f = threadIdx.x; _f < {F}LL; _f += {T}) {{\n"
-                     "      {{\n      const tcx::i64 i = _f;\n{decompose}"
-                     "      const {VT} _v = {value};\n      const {AT} _m = {map};\n      _acc = {fold};\n      }}\n"
-                     "    }}\n"
-                     "    _part[threadIdx.x] = _acc;\n    __syncthreads();\n"
+  return fmt::format("    _acc = {init};\n", fmt::arg("init", init)) +
+         strideFoldCode("threadIdx.x", threads, count, decompose, valueType, accType, map, fold, value) +
+         fmt::format("    _part[threadIdx.x] = _acc;\n    __syncthreads();\n"
                      "    for (unsigned _s = {T} / 2; _s > 0; _s /= 2) {{\n"
                      "      if (threadIdx.x < _s) {{\n        const {AT} _m = _part[threadIdx.x + _s];\n"
                      "        _acc = _part[threadIdx.x];\n        _part[threadIdx.x] = {fold};\n      }}\n"
                      "      __syncthreads();\n    }}\n",
-                     fmt::arg("init", init), fmt::arg("F", count), fmt::arg("T", threads),
-                     fmt::arg("decompose", decompose), fmt::arg("VT", valueType), fmt::arg("AT", accType),
-                     fmt::arg("value", value), fmt::arg("map", map), fmt::arg("fold", fold));
+                     fmt::arg("T", threads), fmt::arg("AT", accType), fmt::arg("fold", fold));
 }
 
 // Statements that fold `count` elements into `_acc` (of accType, declared
@@ -52,14 +61,11 @@ std::string blockFoldCode(unsigned threads, int64_t count, const std::string& de
 std::string warpFoldCode(int64_t count, const std::string& decompose, const std::string& accType,
                          const std::string& init, const std::string& map, const std::string& fold,
                          const std::string& value) {
-  return fmt::format("    {AT} _acc = {init};\n"
-                     "    for (tcx::i64 _f = _lane; _f < {F}LL; _f += 32) {{\n      const tcx::i64 i = _f;\n{decompose}"
-                     "      const _T _v = {value};\n      const {AT} _m = {map};\n      _acc = {fold};\n    }}\n"
-                     "    for (int _s = 16; _s > 0; _s /= 2) {{\n"
+  return fmt::format("    {} _acc = {};\n", accType, init) +
+         strideFoldCode("_lane", 32, count, decompose, "_T", accType, map, fold, value) +
+         fmt::format("    for (int _s = 16; _s > 0; _s /= 2) {{\n"
                      "      const {AT} _m = __shfl_xor_sync(0xffffffffu, _acc, _s);\n      _acc = {fold};\n    }}\n",
-                     fmt::arg("AT", accType), fmt::arg("init", init), fmt::arg("F", count),
-                     fmt::arg("decompose", decompose), fmt::arg("value", value), fmt::arg("map", map),
-                     fmt::arg("fold", fold));
+                     fmt::arg("AT", accType), fmt::arg("fold", fold));
 }
 
 // The names and extents of `dims` of `shape` (index variables x<d>).

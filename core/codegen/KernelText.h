@@ -20,17 +20,15 @@ inline constexpr int64_t kMaxGridBlocks = 1 << 20;
 // addValueKernel) or a vendor call's epilogue kernel (VendorLowering.cpp)
 // takes at a time, their loads in flight together
 // (kernels/include/tcx/epilogue.cuh): kElementsPerThread where `count`
-// fills every multiprocessor's threads that many times over, else one. With
-// one, a big tensor's loads in flight were too few to cover the memory's
-// latency (ResNeXt-50's vendor epilogues at 32 images moved 1.7-2.4 TB/s of
-// the H200's 4.2); with four, a small one's element kernels lost the
-// threads they need (Llama-3 decode's attention stages, a dot product an
-// element, took 12 % longer end to end).
+// fills every multiprocessor's threads (`smCount` of `threadsPerSm`) that
+// many times over, else one. With one, a big tensor's loads in flight were
+// too few to cover the memory's latency (ResNeXt-50's vendor epilogues at
+// 32 images moved 1.7-2.4 TB/s of the H200's 4.2); with four, a small
+// one's element kernels lost the threads they need (Llama-3 decode's
+// attention stages, a dot product an element, took 12 % longer end to end).
 inline constexpr unsigned kElementsPerThread = 4;
-// Threads a multiprocessor holds at most (sm_80 and later).
-inline constexpr int64_t kThreadsPerSm = 2048;
-inline unsigned elementsPerThread(int64_t count, int smCount) {
-  return count >= int64_t{kElementsPerThread} * smCount * kThreadsPerSm ? kElementsPerThread : 1;
+inline unsigned elementsPerThread(int64_t count, int smCount, int threadsPerSm) {
+  return count >= int64_t{kElementsPerThread} * smCount * threadsPerSm ? kElementsPerThread : 1;
 }
 
 // Statements that split the linear index `i` (a tcx::i64) into `names`, one

@@ -1,9 +1,9 @@
-#include "codegen/KernelText.h"
 #include "codegen/ValueCode.h"
 #include "codegen/AccessCode.h"
 #include "codegen/CudaCodegen.h"
 #include "codegen/CudaTypes.h"
 #include "codegen/GemmLowering.h"
+#include "codegen/KernelText.h"
 #include "ops/OpDef.h"
 
 #include <fmt/format.h>
@@ -72,6 +72,10 @@ std::string ValueCode::prefix() const { return ModuleBuilder::kernelPrefix(index
 const std::string& ValueCode::define(const Value* v, std::string name, const std::string& code) {
   module_.append(code);
   return functions_[v] = std::move(name);
+}
+
+unsigned ValueCode::elementsPerThread(int64_t count) const {
+  return tcx::elementsPerThread(count, target_.smCount, target_.threadsPerSm);
 }
 
 std::string ValueCode::call(const Value* v, const std::vector<std::string>& index) {
@@ -273,7 +277,7 @@ std::string ValueCode::stage(const Node& node, const Value& out, const std::stri
     }
   }
   const std::string element = fmt::format("    {{\n{}    }}\n", node.op().cudaElement(ctx));
-  module_.addValueKernel(index_, entry, shape, elementsPerThread(numElements(shape), target_.smCount),
+  module_.addValueKernel(index_, entry, shape, elementsPerThread(numElements(shape)),
                          cudaComputeType(dtype), element, store,
                          fmt::format("stage {}", node.describe()), direct ? storeWalk(*direct, plan_) : Layout{});
   return function;
@@ -325,7 +329,7 @@ void ValueCode::storeOutputs() {
     if (storedByStage_.count(out.value)) continue;
     const Shape& shape = out.value->type().shape;
     module_.addValueKernel(index_, fmt::format("{}store{}", prefix(), i), shape,
-                           elementsPerThread(numElements(shape), target_.smCount),
+                           elementsPerThread(numElements(shape)),
                            cudaComputeType(out.value->type().dtype),
                            fmt::format("    out = {};\n", call(out.value, indexNames(shape.size()))),
                            accessStore(out, plan_, "out"), fmt::format("store {}", out.value->name()),

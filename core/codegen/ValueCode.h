@@ -60,6 +60,9 @@ public:
   ModuleBuilder& module() { return module_; }
   int planKernelIndex() const { return index_; }
   const CodegenTarget& target() const { return target_; }
+  // The elements a thread of an element-wise kernel over `count` takes on
+  // this target (codegen/KernelText.h).
+  unsigned elementsPerThread(int64_t count) const;
   std::string prefix() const;
 
 private:

@@ -45,7 +45,7 @@ void offer(ValueCode& values, VendorCall call, int64_t batch, int64_t m, int64_t
   // Each thread takes `perThread` elements a block's width apart, so that a
   // warp's loads and stores stay coalesced and the elements' loads are in
   // flight together (tcx/epilogue.cuh).
-  const unsigned perThread = elementsPerThread(elements, values.target().smCount);
+  const unsigned perThread = values.elementsPerThread(elements);
   const int64_t perBlock = int64_t{kKernelThreads} * perThread;
   module.append(fmt::format(
       "extern \"C\" __global__ void __launch_bounds__({T}) {entry}(Buffers b) {{\n"

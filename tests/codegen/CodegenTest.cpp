@@ -331,6 +331,8 @@ TEST_CASE("a float linear layer runs on wgmma for sm_90a and on mma.sync otherwi
   CHECK(countOccurrences(hopper.source, "tcx::gemm_wgmma_f32_body<tcx::Access::RowContiguous,") == 1);
   CHECK(countOccurrences(hopper.source, "gemm_tiled") == 0);
   CHECK(codegenTargetFor("sm_90a", 114).smCount == 114);
+  CHECK(codegenTargetFor("sm_90a", 114).threadsPerSm == 2048);
+  CHECK(codegenTargetFor("sm_86", 84, 1536).threadsPerSm == 1536);
   CHECK(codegenTargetFor("sm_90a", 114).wgmma);
   CHECK_FALSE(codegenTargetFor("sm_100a", 148).wgmma); // wgmma is Hopper's alone
   const GeneratedPlan other = generateCuda(s.optimizedPlan(), codegenTargetFor("sm_90", 132));
@@ -407,16 +409,18 @@ TEST_CASE("an element-wise kernel computes its thread's elements before it store
   // relu(x) + y: a store kernel. Over 2^21 elements, enough to fill an H200's 132 multiprocessors four
   // times over, each thread takes kElementsPerThread of them (512 blocks of 1024) and issues every load of
   // its first loop before the second loop's stores (tcx/epilogue.cuh); over 5000, one (20 blocks), so that
-  // a small tensor keeps its threads.
-  auto generate = [](int64_t n) {
+  // a small tensor keeps its threads; and one over 2^21 too on a GPU of 4096 threads a multiprocessor, which
+  // 2^21 fills fewer than four times.
+  auto generate = [](int64_t n, int threadsPerSm = 2048) {
     GraphBuilder b("add_relu");
     Value* x = b.input("x", DType::F32, {n});
     b.output(b.op("Add", {b.op("Relu", {x}), b.input("y", DType::F32, {n})}));
     VtcSession s(b.finish(), defaultGpuPreset());
     s.select(EdgeConstraintSpecs{});
-    return generateCuda(s.optimizedPlan(), CodegenTarget{.smCount = 132});
+    return generateCuda(s.optimizedPlan(), CodegenTarget{.smCount = 132, .threadsPerSm = threadsPerSm});
   };
   const GeneratedPlan big = generate(int64_t{1} << 21), small = generate(5000);
+  CHECK(generate(int64_t{1} << 21, 4096).launches.at(0).grid[0] == (1 << 21) / 256);
   REQUIRE(big.launches.size() == 1);
   REQUIRE(small.launches.size() == 1);
   CHECK(big.launches[0].grid[0] == (1 << 21) / (256 * kElementsPerThread));

@@ -59,7 +59,7 @@ void checkEpilogue(const GeneratedPlan& code, const VendorAlternative& a) {
   // elementsPerThread a thread, each through the split functor's compute, then its store: the grid
   // covers the staged result once.
   const int64_t elements = a.stagingBytes / elemBytes(vendorCallType(a.call));
-  const unsigned perThread = elementsPerThread(elements, CodegenTarget{}.smCount);
+  const unsigned perThread = elementsPerThread(elements, CodegenTarget{}.smCount, CodegenTarget{}.threadsPerSm);
   const int64_t perBlock = int64_t{kKernelThreads} * perThread;
   CHECK(a.epilogue.grid[0] == (elements + perBlock - 1) / perBlock);
   CHECK(code.source.find("Out compute(int batch, int m, int n, float acc) const") != std::string::npos);
@@ -211,6 +211,25 @@ TEST_CASE("an epilogue returns what it stores from compute, and store stores it"
   REQUIRE(compute < store);
   CHECK(code.source.find("tcx::op::Add(", compute) < store);
   CHECK(code.source.find("tcx::op::Add(", store) == std::string::npos);
+}
+
+TEST_CASE("a result that fills the GPU four times over gets four elements a thread in its epilogue kernel",
+          "[codegen][vendor]") {
+  // relu(x w + r) with 2048 x 640 results (over 4 x 132 x 2048): cuBLAS's epilogue kernel takes four a thread,
+  // 1280 blocks of 1024; the same with 64 rows, 40960 results, takes one, 160 blocks of 256.
+  auto generate = [](int64_t rows) {
+    GraphBuilder b("residual");
+    Value* mm = b.op("MatMul", {b.input("x", DType::F32, {rows, 64}), b.input("w", DType::F32, {64, 640})});
+    b.output(b.op("Relu", {b.op("Add", {mm, b.input("r", DType::F32, {rows, 640})})}));
+    return optimizedCode(b.finish());
+  };
+  const GeneratedPlan big = generate(2048), small = generate(64);
+  REQUIRE(big.vendorAlternatives.size() == 1);
+  REQUIRE(small.vendorAlternatives.size() == 1);
+  CHECK(big.vendorAlternatives[0].epilogue.grid[0] == 1280);
+  CHECK(countOccurrences(big.source, "tcx::runEpilogue<4, 4>(epilogue, ") == 1);
+  CHECK(small.vendorAlternatives[0].epilogue.grid[0] == 160);
+  CHECK(countOccurrences(small.source, "tcx::runEpilogue<1, 1>(epilogue, ") == 1);
 }
 
 TEST_CASE("a GEMM whose operand no BLAS layout reads offers no alternative", "[codegen][vendor]") {

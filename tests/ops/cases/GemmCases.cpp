@@ -75,6 +75,23 @@ OpCase wgmmaCase() {
           }};
 }
 
+// Results enough to fill an H100's or H200's threads four times over
+// (elementsPerThread in codegen/KernelText.h): relu(x w + r) with 2048 x 640
+// results, whose epilogue loads the residual for a group of results before
+// it stores any (the generated GEMM's, and cuBLAS's epilogue kernel at four
+// a thread), and relu(u) + v over 2^21 elements, a store kernel at four a
+// thread.
+OpCase manyResultsCase() {
+  return {caseName("many results, loads before stores", DType::F32), [] {
+            GraphBuilder b("many_results");
+            Value* y = b.op("MatMul", {b.input("x", DType::F32, {2048, 64}), b.input("w", DType::F32, {64, 640})});
+            b.output(b.op("Relu", {b.op("Add", {y, b.input("r", DType::F32, {2048, 640})})}));
+            const int64_t n = int64_t{1} << 21;
+            b.output(b.op("Add", {b.op("Relu", {b.input("u", DType::F32, {n})}), b.input("v", DType::F32, {n})}));
+            return b.finish();
+          }};
+}
+
 } // namespace
 
 std::vector<OpCase> gemmCases() {
@@ -85,6 +102,7 @@ std::vector<OpCase> gemmCases() {
     for (int64_t m : {9, 100}) cases.push_back(gemmCase(dtype, m));
   for (DType dtype : {DType::F32, DType::BF16}) cases.push_back(sequenceFirstCase(dtype));
   cases.push_back(wgmmaCase());
+  cases.push_back(manyResultsCase());
   return cases;
 }
 
