@@ -155,6 +155,12 @@ void GpuPlan::runStep(const Step& step, cudaStream_t stream) {
   modules_->launchEpilogue(step.alternative, args, stream);
 }
 
+// An alternative replaces its kernel's last launch (VendorAlternative).
+bool GpuPlan::lastLaunchOfKernel(size_t launch) const {
+  return launch + 1 == code_.launches.size() ||
+         code_.launches[launch + 1].planKernel != code_.launches[launch].planKernel;
+}
+
 std::string GpuPlan::describeStep(const Step& step) const {
   if (step.alternative >= 0) return code_.vendorAlternatives[step.alternative].epilogue.what;
   const GeneratedLaunch& l = code_.launches[step.launch];
@@ -166,11 +172,8 @@ void GpuPlan::rebuildSteps() {
   for (size_t a = 0; a < vendorCalls_.size(); ++a)
     if (vendorCalls_[a]) alternativeOf[code_.vendorAlternatives[a].planKernel] = static_cast<int>(a);
   steps_.clear();
-  for (size_t i = 0; i < code_.launches.size(); ++i) {
-    const int a = alternativeOf[code_.launches[i].planKernel];
-    // An alternative replaces its kernel's one launch (ModuleBuilder::addVendorAlternative).
-    steps_.push_back({i, a});
-  }
+  for (size_t i = 0; i < code_.launches.size(); ++i)
+    steps_.push_back({i, lastLaunchOfKernel(i) ? alternativeOf[code_.launches[i].planKernel] : -1});
 }
 
 void GpuPlan::enqueue(cudaStream_t stream) {
@@ -226,7 +229,7 @@ void GpuPlan::chooseVendorCalls(VendorPolicy policy) {
   if (policy == VendorPolicy::Measure) timer.emplace(vendorSelectionTimer());
   // In plan order, so that every kernel is timed on the values it reads.
   for (size_t i = 0; i < code_.launches.size(); ++i) {
-    const int k = code_.launches[i].planKernel, a = alternativeOf[k];
+    const int a = lastLaunchOfKernel(i) ? alternativeOf[code_.launches[i].planKernel] : -1;
     if (a >= 0) chooseVendorCall(i, a, policy, cache, timer ? &*timer : nullptr);
     launch(i, nullptr);
     checkCuda(cudaDeviceSynchronize(), fmt::format("choosing vendor calls: {}", describeStep({i, -1})));

@@ -90,6 +90,7 @@ private:
   void launch(size_t i, cudaStream_t stream);
   void runStep(const Step& step, cudaStream_t stream);
   std::string describeStep(const Step& step) const;
+  bool lastLaunchOfKernel(size_t launch) const;
   void rebuildSteps();
   // Decides alternative `a` of the kernel launch `i` makes (the inputs of
   // the launch are ready); returns whether the vendor call runs.

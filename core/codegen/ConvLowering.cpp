@@ -60,9 +60,10 @@ std::optional<ConvMatch> matchConv(ValueCode& values) {
   const nn::WindowAttrs window = nn::readWindowAttrs(conv.attrs(), 2, {ws[2], ws[3]});
   const nn::WindowPlacement placement = nn::placeWindow(window, {xs[2], xs[3]});
   const TensorAccess *xAccess = values.inputAccess(x), *wAccess = values.inputAccess(w);
-  if (!xAccess || !wAccess) return std::nullopt;
-  std::optional<StridedView> xv = stridedView(*xAccess), wv = stridedView(*wAccess);
+  if (!wAccess) return std::nullopt;
+  std::optional<StridedView> xv = xAccess ? stridedView(*xAccess) : values.stagedView(x), wv = stridedView(*wAccess);
   if (!xv || !wv || !offsetsFitInt(*xv, xs, true) || !offsetsFitInt(*wv, ws, false)) return std::nullopt;
+  // x computed in the kernel (a prologue of fusion rule 4) is staged for the convolution to read.
   ConvMatch match{.x = *xv, .w = *wv, .outIndex = convOutIndex(ys), .acc = convAcc(values, conv)};
   ConvParams& p = match.params;
   for (int d = 0; d < 4; ++d) {

@@ -4,6 +4,7 @@
 #include "codegen/CudaCodegen.h"
 #include "codegen/CudaTypes.h"
 #include "codegen/EpilogueCode.h"
+#include "codegen/PrologueCode.h"
 #include "codegen/VendorLowering.h"
 #include "plan/StridedView.h"
 
@@ -54,6 +55,9 @@ struct GemmMatch {
   StridedView a, b;
   std::string outIndex;
   std::string acc = "acc";
+  // B is this prologue's source, mapped as it is staged (a pointwise
+  // convolution's BN-ReLU): gemm_wgmma_f32 alone applies one.
+  std::optional<ChannelPrologue> bPrologue;
 };
 
 // A match with A and B (the anchor's first two operands) as strided views,
@@ -190,7 +194,8 @@ std::optional<GemmMatch> matchGemm(ValueCode& values) {
 
 // A pointwise convolution (1x1 kernel, unit strides, no padding, one group)
 // is a GEMM per image: out[img][oc][p] = sum_c W[oc][c] * X[img][c][p] over
-// the flattened spatial positions p.
+// the flattened spatial positions p. X computed in the kernel by a channel
+// prologue is read as the prologue's source, with the prologue in the match.
 std::optional<GemmMatch> matchPointwiseConv(ValueCode& values) {
   const Node* anchor = convolutionAnchor(values);
   if (!anchor) return std::nullopt;
@@ -207,14 +212,15 @@ std::optional<GemmMatch> matchPointwiseConv(ValueCode& values) {
       if (v != 1) return std::nullopt;
   for (int64_t v : attrs.getInts("pads", {}))
     if (v != 0) return std::nullopt;
-  const TensorAccess *xAccess = values.inputAccess(x), *wAccess = values.inputAccess(w);
+  std::optional<ChannelPrologue> prologue = channelPrologue(values, x);
+  const TensorAccess *xAccess = values.inputAccess(prologue ? prologue->source : x), *wAccess = values.inputAccess(w);
   if (!xAccess || !wAccess) return std::nullopt;
   std::optional<StridedView> xv = stridedView(*xAccess), wv = stridedView(*wAccess);
   if (!xv || !wv) return std::nullopt;
   std::optional<int64_t> positionStride = foldedStride(*xv, xs, 2, xs.size());
   if (!positionStride) return std::nullopt;
   const int64_t positions = numElements(xs) / (xs[0] * xs[1]);
-  GemmMatch match{.a = *wv, .b = *xv};
+  GemmMatch match{.a = *wv, .b = *xv, .bPrologue = std::move(prologue)};
   GemmProblem& problem = match.problem;
   problem.batch = static_cast<int>(xs[0]);
   problem.m = static_cast<int>(ws[0]);
@@ -250,6 +256,12 @@ void emitGemmKernel(ValueCode& values, const GemmMatch& match, ElemType type, co
   const GemmPlan plan = planMatch(values, match, type);
   ModuleBuilder& module = values.module();
   module.append(epilogueCode);
+  std::string prologueArgs;
+  if (match.bPrologue) {
+    TCX_CHECK(plan.kernel == GemmKernel::WgmmaF32, ErrorKind::Internal, "a B prologue on a GEMM other than wgmma");
+    module.append(prologueFunctor(values, *match.bPrologue));
+    prologueArgs = values.prefix() + "Prologue";
+  }
 
   const int workspace = plan.workspaceBytes ? module.sharedWorkspace(static_cast<int64_t>(plan.workspaceBytes)) : -1;
   const GemmParams& p = plan.params;
@@ -276,7 +288,7 @@ void emitGemmKernel(ValueCode& values, const GemmMatch& match, ElemType type, co
       "  p.b = {{{b}, {b0}, {b1}, {b2}}};\n"
       "  p.batch = {batch};\n  p.m = {m};\n  p.n = {n};\n  p.k = {k};\n"
       "  p.splitK = {splitK};\n  p.kPerSplit = {kPerSplit};\n  p.kChunk = {kChunk};\n  p.workspace = {ws};\n"
-      "  tcx::{body}<{args}>(p, {epilogue}{{b}});\n}}\n\n",
+      "  tcx::{body}<{args}>(p, {epilogue}{{b}}{prologue});\n}}\n\n",
       fmt::arg("bounds", bounds), fmt::arg("entry", entry), fmt::arg("epilogue", epilogue), 
       fmt::arg("a", ModuleBuilder::elementPointer(av->buffer, av->offset, t, elem)), fmt::arg("a0", p.a.strideBatch), fmt::arg("a1", p.a.strideRow),
       fmt::arg("a2", p.a.strideCol), 
@@ -285,7 +297,8 @@ void emitGemmKernel(ValueCode& values, const GemmMatch& match, ElemType type, co
       fmt::arg("batch", p.batch), fmt::arg("m", p.m), fmt::arg("n", p.n), fmt::arg("k", p.k),
       fmt::arg("splitK", p.splitK), fmt::arg("kPerSplit", p.kPerSplit), fmt::arg("kChunk", p.kChunk),
       fmt::arg("ws", workspace >= 0 ? ModuleBuilder::bufferRef(workspace) : "nullptr"), fmt::arg("body", body),
-      fmt::arg("args", gemmTemplateArgs(plan, epilogue))));
+      fmt::arg("args", gemmTemplateArgs(plan, epilogue) + (prologueArgs.empty() ? "" : ", " + prologueArgs)),
+      fmt::arg("prologue", prologueArgs.empty() ? "" : ", " + prologueArgs + "{b}")));
   module.addLibraryLaunch(values.planKernelIndex(), entry, plan.launch.grid, plan.launch.block, plan.launch.sharedBytes,
                    fmt::format("{}gemm {}x{}x{} (batch {}{})", what, p.m, p.n, p.k, p.batch,
                                p.splitK > 1 ? fmt::format(", split {}", p.splitK) : ""));
@@ -357,9 +370,16 @@ bool emitLibraryGemm(ValueCode& values, const CodegenTarget& target) {
   // gemm_tiled measured slower than the staged implicit GEMM on pointwise
   // convolutions (docs/benchmarks.md).
   if (!gemm) gemm = *type == ElemType::F32 ? matchTf32PointwiseConv(values) : matchPointwiseConv(values);
+  // Only the tf32 GEMM applies a prologue; the convolution kernels read it staged.
+  if (gemm && gemm->bPrologue && !gemm->problem.tf32) gemm.reset();
   if (!gemm) return emitLibraryConv(values, *type, target);
   const GemmProblem& p = gemm->problem;
-  if (!emitGemm(values, *gemm, *type, p.tf32 ? fmt::format("conv 1x1 {}->{} as tf32 ", p.k, p.m) : "")) return false;
+  const std::string after = gemm->bPrologue ? " after " + prologueSummary(*gemm->bPrologue) : "";
+  if (!emitGemm(values, *gemm, *type, p.tf32 ? fmt::format("conv 1x1 {}->{}{} as tf32 ", p.k, p.m, after) : ""))
+    return false;
+  // cuDNN and cuBLAS read the convolution's input from memory: no library
+  // call where the GEMM computes it.
+  if (gemm->bPrologue) return true;
   // A float convolution keeps cuDNN's algorithms (and cuBLAS's GEMM) on offer.
   if (p.tf32) {
     offerVendorConv(values, *convolutionAnchor(values), gemm->b, gemm->a, *type);

@@ -54,9 +54,9 @@ int ModuleBuilder::vendorStaging(int64_t bytes) {
 
 void ModuleBuilder::addVendorAlternative(int planKernel, VendorCall call, int staging, const std::string& entry,
                                          int64_t elements, unsigned perThread, std::string what) {
-  // The alternative replaces the kernel's one launch (GpuPlan runs it there).
+  // The alternative replaces the kernel's last launch (GpuPlan runs it there).
   TCX_CHECK(planKernel == currentKernel_ && plan_.vendorAlternatives.size() == alternativeStart_ &&
-                plan_.launches.size() == launchStart_ + 1,
+                plan_.launches.size() > launchStart_,
             ErrorKind::Internal, "plan kernel {} offers a vendor alternative with {} launches of its own, {} before",
             planKernel, plan_.launches.size() - launchStart_, plan_.vendorAlternatives.size() - alternativeStart_);
   const int64_t stagingBytes = elements * elemBytes(vendorCallType(call));

@@ -50,19 +50,42 @@ ValueCode::ValueCode(const ExecPlan& plan, const PlanKernel& kernel, int planKer
                      const CodegenTarget& target)
     : plan_(plan), kernel_(kernel), index_(planKernelIndex), module_(module), target_(target) {}
 
+namespace {
+
+StridedView rowMajorView(int buffer, const Shape& shape) {
+  StridedView view;
+  view.buffer = buffer;
+  view.strides.assign(shape.size(), 0);
+  int64_t stride = 1;
+  for (size_t d = shape.size(); d-- > 0; stride *= shape[d]) view.strides[d] = stride;
+  return view;
+}
+
+} // namespace
+
 std::optional<StridedView> ValueCode::memoryView(const Value* v) {
   if (const TensorAccess* access = findAccess(kernel_.inputs, v)) return stridedView(*access);
   if (v->isConstant()) return std::nullopt;
   function(v);
   auto it = stagedScratch_.find(v);
   if (it == stagedScratch_.end()) return std::nullopt;
-  StridedView view;
-  view.buffer = it->second;
+  return rowMajorView(it->second, v->type().shape);
+}
+
+std::optional<StridedView> ValueCode::stagedView(const Value* v) {
+  if (std::optional<StridedView> view = memoryView(v)) return view;
+  if (v->isConstant()) return std::nullopt;
   const Shape& shape = v->type().shape;
-  view.strides.assign(shape.size(), 0);
-  int64_t stride = 1;
-  for (size_t d = shape.size(); d-- > 0; stride *= shape[d]) view.strides[d] = stride;
-  return view;
+  const DType dtype = v->type().dtype;
+  const int scratch = module_.addScratch(v->type().byteSize(), v->name() + ", staged");
+  module_.addValueKernel(index_, fmt::format("{}stage{}", prefix(), stages_++), shape,
+                         elementsPerThread(numElements(shape)), cudaComputeType(dtype),
+                         fmt::format("    out = {};\n", call(v, indexNames(shape.size()))),
+                         fmt::format("      tcx::store<{}>({}, {}, out);\n", cudaStorageType(dtype),
+                                     ModuleBuilder::bufferRef(scratch), rowMajorOffset(shape)),
+                         fmt::format("stage {}", v->name()));
+  stagedScratch_[v] = scratch;
+  return rowMajorView(scratch, shape);
 }
 
 const TensorAccess* ValueCode::inputAccess(const Value* v) const { return findAccess(kernel_.inputs, v); }

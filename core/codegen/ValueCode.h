@@ -46,11 +46,16 @@ public:
   // Makes `call(v, ...)` yield the local variable `name`: inside a library
   // kernel's epilogue, where v's element at the current index is in hand.
   void bindLocal(const Value* v, std::string name) { locals_[v] = std::move(name); }
+  void unbindLocal(const Value* v) { locals_.erase(v); }
   // v as a library kernel operand: a kernel input whose access is a strided
   // view, or a value the kernel computes in a stage (emitted first, if it
   // was not yet), in its row-major scratch buffer; nullopt for a value
   // computed on the fly (an element-wise chain) or a constant.
   std::optional<StridedView> memoryView(const Value* v);
+  // v in memory for a library kernel: memoryView, or else v computed into a
+  // row-major scratch buffer by a stage of its own (a convolution's
+  // element-wise prologue that its kernel cannot apply as it loads).
+  std::optional<StridedView> stagedView(const Value* v);
   // v's access as an input of the kernel (its buffer and mapping function),
   // or null when the kernel computes v.
   const TensorAccess* inputAccess(const Value* v) const;

@@ -91,7 +91,9 @@ std::optional<BlasOperand> blasOperand(int64_t rows, int64_t cols, int64_t rowSt
 // A plan kernel's alternative: `call` writes the staging buffer, then
 // `epilogue` (a launch of the module's code, bound like the kernel's other
 // launches) runs the kernel's epilogue over it. When chosen it replaces
-// every launch of the plan kernel.
+// the plan kernel's last launch, its library kernel; launches before it (a
+// convolution's input staged where its kernel could not compute it as it
+// loads, which the call reads) run either way.
 struct VendorAlternative {
   int planKernel = 0;
   VendorCall call;

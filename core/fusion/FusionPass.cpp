@@ -64,6 +64,22 @@ KernelKind initialKind(const Node* n) {
   return KernelKind::Elementwise;
 }
 
+// A 1x1 convolution of one group, unit strides and dilations, no padding:
+// a GEMM per image over the pixels.
+bool isPointwiseConvolution(const Node& conv) {
+  if (role(&conv) != FusionRole::Convolution || conv.numInputs() < 2 || !conv.input(1)) return false;
+  const Shape& w = conv.input(1)->type().shape;
+  if (w.size() < 3 || conv.attrs().getInt("group", 1) != 1) return false;
+  for (size_t d = 2; d < w.size(); ++d)
+    if (w[d] != 1) return false;
+  for (const char* attr : {"strides", "dilations"})
+    for (int64_t v : conv.attrs().getInts(attr, {}))
+      if (v != 1) return false;
+  for (int64_t v : conv.attrs().getInts("pads", {}))
+    if (v != 0) return false;
+  return true;
+}
+
 struct Group {
   KernelKind kind;
   Node* anchor;
@@ -96,6 +112,7 @@ public:
     fuseAttention();
     for (Node* n : order_) fuseEpilogue(n);
     for (Node* n : order_) fusePrologue(n);
+    for (Node* n : order_) fuseChannelPrologue(n);
     return build();
   }
 
@@ -237,6 +254,48 @@ private:
     }
   }
 
+  // Rule 4: a group of element-wise and channel-affine nodes
+  // (OpDef::cudaChannelAffine: BatchNormalization) whose results only a
+  // float pointwise convolution reads, as its input x, becomes the
+  // convolution's prologue where it maps each element of one tensor by its
+  // channel alone: every other operand a model parameter (a graph input or
+  // constant) read at the channel. DenseNet's BN-ReLU over the
+  // concatenation of the features so far was a kernel writing a copy of the
+  // concatenation for the convolution to read again; the library GEMM
+  // applies it to B as it stages it (codegen/PrologueCode.h). Pointwise
+  // only: a window's padding must stay zero, which the map of a zero need
+  // not be.
+  void fuseChannelPrologue(Node* conv) {
+    const size_t g = group(conv);
+    if (groups_[g].kind != KernelKind::Conv || groups_[g].anchor != conv || !isPointwiseConvolution(*conv)) return;
+    const Value* x = conv->input(0);
+    if (!x || !x->producer() || x->type().dtype != DType::F32) return;
+    const size_t p = group(x->producer());
+    if (p == g) return;
+    const Shape& shape = x->type().shape;
+    const Value* source = nullptr;
+    for (size_t m : groups_[p].members) {
+      const Node* n = order_[m];
+      const bool affine = static_cast<bool>(n->op().cudaChannelAffine);
+      if (!(isElementwise(n) || affine) || n->numOutputs() != 1 || n->output(0)->type().shape != shape ||
+          n->output(0)->isGraphOutput())
+        return;
+      for (const Use& u : n->output(0)->uses())
+        if (group(u.user) != p && !(u.user == conv && u.operand == 0)) return;
+      for (size_t i = 0; i < n->numInputs(); ++i) {
+        const Value* in = n->input(i);
+        const bool inside = in && in->producer() && group(in->producer()) == p;
+        if (!in || (inside && (i == 0 || !affine))) continue;
+        const bool parameter = !in->producer() && (affine || variesAlongChannelsAtMost(in->type().shape, shape));
+        if (i > 0 && affine && !parameter) return;
+        if (parameter && (i > 0 || !affine)) continue;
+        if ((source && source != in) || in->type().shape != shape) return;
+        source = in;
+      }
+    }
+    if (source && mergeKeepsAcyclic(p, g)) merge(g, p);
+  }
+
   // Kahn's algorithm over the group DAG (fusion kept it acyclic), stable in
   // the order of each group's first node: of the groups ready, the one that
   // starts earliest comes first. `live` holds groups with sorted members.
@@ -318,5 +377,13 @@ private:
 } // namespace
 
 KernelGraph fuseOperators(const Graph& graph) { return Fuser(graph).run(); }
+
+bool variesAlongChannelsAtMost(const Shape& shape, const Shape& result) {
+  if (shape.size() > result.size()) return false;
+  const size_t offset = result.size() - shape.size();
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (shape[d] != 1 && d + offset != 1) return false;
+  return true;
+}
 
 } // namespace tcx

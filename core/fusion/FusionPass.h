@@ -7,7 +7,10 @@
 //     (GEMM/Conv bias and activation, chains of element-wise ops, the tail
 //     of a normalization) when they iterate over the same elements;
 //  3. element-wise producers used only by a reduction join it as a
-//     prologue (RMSNorm's Pow before ReduceMean, a Cast before Softmax).
+//     prologue (RMSNorm's Pow before ReduceMean, a Cast before Softmax);
+//  4. element-wise producers used only by a float pointwise convolution,
+//     mapping each element of one tensor by its channel, join it as its
+//     input's prologue (DenseNet's BN-ReLU over a concatenation).
 // Data-movement ops are never fused. No fusion may create a cycle between
 // kernels.
 
@@ -16,5 +19,10 @@
 namespace tcx {
 
 KernelGraph fuseOperators(const Graph& graph);
+
+// Whether an operand of `shape`, broadcast to `result` (NumPy's rules),
+// takes one value a channel (dimension 1) or one in all: what rule 4 allows
+// a prologue's constants, and code generation relies on.
+bool variesAlongChannelsAtMost(const Shape& shape, const Shape& result);
 
 } // namespace tcx

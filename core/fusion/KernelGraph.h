@@ -16,7 +16,7 @@ namespace tcx {
 enum class KernelKind {
   DataMovement, // one data-movement op
   Gemm,         // MatMul/Gemm with element-wise prologue-free epilogue
-  Conv,         // Conv with element-wise epilogue
+  Conv,         // Conv with element-wise epilogue (pointwise: and a per-channel prologue)
   Attention,    // MatMul -> scale/mask/softcap -> Softmax -> MatMul
   Reduction,    // Softmax, normalizations, Reduce*, with element-wise neighbours
   Pooling,      // MaxPool, AveragePool, GlobalAveragePool

@@ -48,6 +48,18 @@ struct CudaElementContext {
 using CudaExprFn = std::function<std::string(const CudaExprContext&)>;
 using CudaElementFn = std::function<std::string(const CudaElementContext&)>;
 
+// An op that maps each element of operand 0 by its channel (dimension 1) as
+// y = x * scale + shift, scale and shift computed from its other operands
+// at the channel (BatchNormalization at inference): their expressions, the
+// channel being ctx.outIndex[1], shift's written with scale as the variable
+// `scaleName`. Code generation computes them once a channel where elements
+// of one channel come together (a pointwise convolution's prologue,
+// codegen/PrologueCode.h) instead of a square root and a division an element.
+struct CudaChannelAffine {
+  std::string scale, shift;
+};
+using CudaChannelAffineFn = std::function<CudaChannelAffine(const CudaElementContext&, const std::string& scaleName)>;
+
 // How an update combines with the output element it lands on: stored over
 // it, or (a scatter's reduction) combined with it atomically, since several
 // updates may land on one element.

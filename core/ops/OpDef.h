@@ -61,6 +61,12 @@ struct RandomRange {
   double lo = -1, hi = 1;
 };
 
+// Per channel, y = x * scale + shift: `scale` and `shift` hold one element
+// a channel, in x's dtype.
+struct ChannelAffine {
+  Tensor scale, shift;
+};
+
 struct AttrSpec {
   std::string name;
   AttrKind kind;
@@ -99,6 +105,11 @@ struct OpDef {
   // code generation makes it a value's function, computed in its consumers'
   // loops, instead of a stage that writes a scratch buffer.
   bool cudaElementPointwise = false;
+  // A per-channel affine map (BatchNormalization): its coefficients as
+  // expressions at a channel, for code that computes them once a channel
+  // (ops/CudaLowering.h); fusion lets such an op into a pointwise
+  // convolution's prologue (fusion/FusionPass.h rule 4).
+  CudaChannelAffineFn cudaChannelAffine;
   CudaScatterForm cudaScatter;
   // Reductions that fold associatively also have a block form, which code
   // generation picks over cudaElement by the shape (codegen/ValueCode.cpp).
@@ -124,6 +135,14 @@ struct OpDef {
   // +-1/sqrt(fan-in) (PyTorch's default initialisation), a variance
   // positive. nullopt, or unset: uniform in [-1, 1).
   std::function<std::optional<RandomRange>(const Node&, size_t operand)> randomRange;
+  // The op at inference as y = x * scale + shift with one scale and shift a
+  // channel (dimension 1 of operand 0), both computed from its other,
+  // constant operands (BatchNormalization with given statistics); nullopt
+  // where one is not a constant. passes/BatchNormToAffine rewrites the op as
+  // that Mul and Add, which fuse as the element-wise ops they are and cost a
+  // multiply-add an element where the op's form takes a square root and a
+  // division.
+  std::function<std::optional<ChannelAffine>(const Node&)> inferenceAffine;
   // The op in a μGraph (ops/MuGraphLowering.h): LAX or not, and the μGraph
   // operators that compute it (core/mugraph).
   MuGraphForm muGraph;

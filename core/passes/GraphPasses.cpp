@@ -1,6 +1,7 @@
 #include "passes/GraphPasses.h"
 
 #include "ops/Verifier.h"
+#include "passes/BatchNormToAffine.h"
 #include "passes/DeadCodeElimination.h"
 #include "passes/ElementwiseOutOfReshapes.h"
 #include "passes/ScalesOutOfMatMuls.h"
@@ -17,6 +18,9 @@ PassPipeline<Graph> graphCleanupPipeline(const FoldOptions& options) {
   });
   pipeline.add("scales-out-of-matmuls", [options](Graph& g) {
     if (moveScalesOutOfMatMuls(g)) inferAndFold(g, options);
+  });
+  pipeline.add("batch-norm-to-affine", [options](Graph& g) {
+    if (batchNormsToAffine(g)) inferAndFold(g, options);
   });
   pipeline.add("dead-code-elimination", [](Graph& g) { eliminateDeadCode(g); });
   return pipeline;

@@ -9,9 +9,9 @@
 
 namespace tcx {
 
-// "canonicalize": infer-and-fold, elementwise-out-of-reshapes and
-// scales-out-of-matmuls (each followed by infer-and-fold where it rewrote),
-// dead-code-elimination.
+// "canonicalize": infer-and-fold, elementwise-out-of-reshapes,
+// scales-out-of-matmuls and batch-norm-to-affine (each followed by
+// infer-and-fold where it rewrote), dead-code-elimination.
 PassPipeline<Graph> graphCleanupPipeline(const FoldOptions& options = {});
 
 } // namespace tcx

@@ -1,18 +1,14 @@
 #include "plan/StridedView.h"
 
+#include <algorithm>
+
 namespace tcx {
 
-std::optional<StridedView> stridedView(const TensorAccess& access, int groupedDim, int64_t group) {
-  std::optional<StridedView> view = stridedView(access.mapping, groupedDim, group);
-  if (view) view->buffer = access.buffers.at(view->buffer);
-  return view;
-}
+namespace {
 
-std::optional<StridedView> stridedView(const MappingFunction& m, int groupedDim, int64_t group) {
-  if (m.pieces().size() != 1) return std::nullopt;
-  const MappingPiece& piece = m.pieces().front();
-  if (!piece.where.empty() || piece.source == MappingPiece::kFill) return std::nullopt;
-  const Shape& shape = m.virtualShape();
+// The view of one piece's offset over the whole of `shape`.
+std::optional<StridedView> pieceView(const MappingPiece& piece, const Shape& shape, int groupedDim, int64_t group) {
+  if (piece.source == MappingPiece::kFill) return std::nullopt;
   const int rank = static_cast<int>(shape.size());
   IndexExpr offset = piece.offset;
   VarExtents extents = shape;
@@ -38,6 +34,30 @@ std::optional<StridedView> stridedView(const MappingFunction& m, int groupedDim,
   view.groupedDim = groupedDim;
   view.group = group;
   return view;
+}
+
+} // namespace
+
+std::optional<StridedView> stridedView(const TensorAccess& access, int groupedDim, int64_t group) {
+  const std::vector<MappingPiece>& pieces = access.mapping.pieces();
+  // Pieces that differ in their guards alone, reading one buffer at one
+  // offset, are that offset everywhere (a mapping function covers its index
+  // space): a concatenation whose parts VTC stored side by side in one
+  // buffer, read whole (DenseNet's features so far, into each layer).
+  const bool oneOffset = !pieces.empty() && std::ranges::all_of(pieces, [&](const MappingPiece& p) {
+    return p.source != MappingPiece::kFill && access.buffers.at(p.source) == access.buffers.at(pieces[0].source) &&
+           p.offset == pieces[0].offset;
+  });
+  if (pieces.size() > 1 && !oneOffset) return std::nullopt;
+  if (pieces.size() == 1 && !pieces[0].where.empty()) return std::nullopt;
+  std::optional<StridedView> view = pieceView(pieces.at(0), access.mapping.virtualShape(), groupedDim, group);
+  if (view) view->buffer = access.buffers.at(view->buffer);
+  return view;
+}
+
+std::optional<StridedView> stridedView(const MappingFunction& m, int groupedDim, int64_t group) {
+  if (m.pieces().size() != 1 || !m.pieces().front().where.empty()) return std::nullopt;
+  return pieceView(m.pieces().front(), m.virtualShape(), groupedDim, group);
 }
 
 bool hasStridedView(const TensorAccess& access) {

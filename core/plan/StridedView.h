@@ -3,7 +3,9 @@
 // calls) take. It exists when the access's mapping function is a single
 // unconstrained piece over one buffer whose offset is affine in the index
 // (VTC Remark 1 with b(I) = 0), or affine once one dimension is divided by a
-// group size: the GQA/MQA case, where query head h reads KV head h / G.
+// group size: the GQA/MQA case, where query head h reads KV head h / G. An
+// access whose pieces differ in their guards alone (one buffer, one offset:
+// a concatenation stored in place) is that one piece.
 
 #include "plan/ExecPlan.h"
 

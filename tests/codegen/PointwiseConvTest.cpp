@@ -62,3 +62,60 @@ TEST_CASE("a float pointwise convolution runs as a tf32 GEMM on wgmma, its epilo
   CHECK(countOccurrences(other.source, "gemm_wgmma_f32") == 0);
   CHECK(launchesDescribed(other, "(implicit GEMM").size() == 4);
 }
+
+namespace {
+
+// DenseNet's layer at 28 x 28: two convolutions' results concatenated, BN-ReLU over the
+// concatenation (statistics as graph inputs, as tcx's exports pass weights), then a 1x1 into 128
+// channels; `intoFew` makes that 32 channels.
+Graph denseLayer(int64_t filters) {
+  GraphBuilder b("dense_layer");
+  Value* x = b.input("x", DType::F32, {2, 64, 28, 28});
+  Value* y1 = b.op("Conv", {x, b.input("w1", DType::F32, {64, 64, 1, 1})});
+  Value* y2 = b.op("Conv", {x, b.input("w2", DType::F32, {32, 64, 3, 3})}, attrs({{"pads", std::vector<int64_t>{1, 1, 1, 1}}}));
+  Value* features = b.op("Concat", {y1, y2}, attrs({{"axis", int64_t{1}}}));
+  std::vector<Value*> bn{features};
+  for (const char* name : {"scale", "bias", "mean", "var"}) bn.push_back(b.input(name, DType::F32, {96}));
+  Value* act = b.op("Relu", {b.op("BatchNormalization", bn)});
+  b.output(b.op("Conv", {act, b.input("w", DType::F32, {filters, 96, 1, 1})}));
+  return b.finish();
+}
+
+} // namespace
+
+TEST_CASE("a pointwise convolution applies the BN-ReLU before it as it stages its input", "[codegen][conv]") {
+  VtcSession s(denseLayer(128), defaultGpuPreset());
+  s.select(EdgeConstraintSpecs{});
+  const GeneratedPlan hopper = generateCuda(s.optimizedPlan());
+  // The two convolutions and the GEMM: no kernel writes the BN-ReLU's result.
+  CHECK(hopper.launches.size() == 3);
+  CHECK(launchesDescribed(hopper, "stage ").empty());
+  const std::vector<GeneratedLaunch> gemm =
+      launchesDescribed(hopper, "conv 1x1 96->128 after BatchNormalization+Relu as tf32 gemm 128x784x96 (batch 2)");
+  REQUIRE(gemm.size() == 1);
+  // B is the concatenation both convolutions stored into, read whole: 96 channels of 784 pixels.
+  CHECK(countOccurrences(hopper.source, ", 75264, 784, 1};") == 1);
+  // The coefficients once a channel (one square root), a multiply-add and the Relu an element.
+  CHECK(countOccurrences(hopper.source, "Channel channel(int k) const") == 1);
+  CHECK(countOccurrences(hopper.source, "tcx::op::Sqrt") == 1);
+  CHECK(countOccurrences(hopper.source, "v * c.f0 + c.f1") == 1);
+  CHECK(countOccurrences(hopper.source, "tcx::Access::ColContiguous, true, k2_Epilogue, k2_Prologue>(p, k2_Epilogue{b}, "
+                                        "k2_Prologue{b})") == 1);
+  // cuDNN would read the convolution's input from memory: none on offer for the GEMM.
+  CHECK(std::ranges::find(hopper.vendorAlternatives, gemm[0].planKernel, &VendorAlternative::planKernel) ==
+        hopper.vendorAlternatives.end());
+
+  INFO("into 32 channels (no tf32 GEMM) and without wgmma the BN-ReLU is a stage the convolution reads");
+  VtcSession few(denseLayer(32), defaultGpuPreset());
+  few.select(EdgeConstraintSpecs{});
+  for (const GeneratedPlan& staged :
+       {generateCuda(few.optimizedPlan()), generateCuda(s.optimizedPlan(), codegenTargetFor("sm_90", 132))}) {
+    CHECK(staged.launches.size() == 4);
+    CHECK(countOccurrences(staged.source, "Prologue") == 0);
+    REQUIRE(launchesDescribed(staged, "stage ").size() == 1);
+    // cuDNN stays on offer for the convolution, reading the stage (it replaces the kernel's last launch).
+    const int kernel = launchesDescribed(staged, "stage ")[0].planKernel;
+    CHECK(std::ranges::find(staged.vendorAlternatives, kernel, &VendorAlternative::planKernel) !=
+          staged.vendorAlternatives.end());
+  }
+}

@@ -104,6 +104,24 @@ wgmma_tf32(tcx::GemmParams p, Epilogue e) { tcx::gemm_wgmma_f32_body<tcx::Access
 
 extern "C" __global__ void __launch_bounds__(tcx::kWgmmaThreads, tcx::wgmmaMinBlocks(true))
 wgmma_tf32_k(tcx::GemmParams p, Epilogue e) { tcx::gemm_wgmma_f32_body<tcx::Access::RowContiguous, true>(p, e); }
+
+// A B prologue (a pointwise convolution's BN-ReLU), over either B access.
+struct ScaleRelu {
+  const float* scale;
+  struct Channel { float a; };
+  __device__ Channel channel(int k) const { return {scale[k]}; }
+  __device__ float operator()(const Channel& c, float v) const { return fmaxf(v * c.a, 0.0f); }
+};
+
+extern "C" __global__ void __launch_bounds__(tcx::kWgmmaThreads, tcx::wgmmaMinBlocks(true))
+wgmma_tf32_prologue(tcx::GemmParams p, Epilogue e, const float* s) {
+  tcx::gemm_wgmma_f32_body<tcx::Access::ColContiguous, true, Epilogue, ScaleRelu>(p, e, ScaleRelu{s});
+}
+
+extern "C" __global__ void __launch_bounds__(tcx::kWgmmaThreads, tcx::wgmmaMinBlocks(true))
+wgmma_tf32_k_prologue(tcx::GemmParams p, Epilogue e, const float* s) {
+  tcx::gemm_wgmma_f32_body<tcx::Access::RowContiguous, true, Epilogue, ScaleRelu>(p, e, ScaleRelu{s});
+}
 )");
 }
 

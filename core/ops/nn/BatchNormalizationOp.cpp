@@ -3,11 +3,13 @@
 // scale + B, folded into one multiply-add per element. Training mode, which
 // computes batch statistics and updates the running ones, is not supported.
 
+#include "ir/Graph.h"
 #include "ops/Flops.h"
 #include "ops/nn/Common.h"
 #include "ops/nn/Ops.h"
 #include "ops/nn/Parallel.h"
 
+#include <array>
 #include <cmath>
 
 namespace tcx::nn {
@@ -33,19 +35,31 @@ void inferBatchNorm(InferContext& ctx) {
   ctx.setOutputType(0, x);
 }
 
+// Per channel, Y = X * a + b with a = scale / sqrt(var + epsilon) and
+// b = B - mean * a, in double and then rounded to C: the CPU kernel and
+// inferenceAffine (which BatchNormToAffine turns into a Mul and an Add)
+// share them, so the rewritten graph computes what the op does.
+template <typename C>
+void affineCoefficients(const Node& node, const std::array<const Tensor*, 4>& params, std::vector<C>& a,
+                        std::vector<C>& b) {
+  const Tensor &scale = *params[0], &bias = *params[1], &mean = *params[2], &var = *params[3];
+  const double epsilon = node.attrs().getFloat("epsilon", 1e-5f);
+  a.resize(static_cast<size_t>(scale.numElements()));
+  b.resize(a.size());
+  for (int64_t c = 0; c < scale.numElements(); ++c) {
+    const double s = scale.elementAsDouble(c) / std::sqrt(var.elementAsDouble(c) + epsilon);
+    a[c] = static_cast<C>(s);
+    b[c] = static_cast<C>(bias.elementAsDouble(c) - mean.elementAsDouble(c) * s);
+  }
+}
+
 template <typename T> void runBatchNorm(KernelContext& ctx) {
   using C = ComputeType<T>;
   const Tensor& input = ctx.input(0);
   const int64_t channels = input.shape()[1];
   const int64_t planeSize = numElements({input.shape().begin() + 2, input.shape().end()});
-  const double epsilon = ctx.attrs().getFloat("epsilon", 1e-5f);
-  // Per channel, Y = X * a + b.
-  std::vector<C> a(static_cast<size_t>(channels)), b(static_cast<size_t>(channels));
-  for (int64_t c = 0; c < channels; ++c) {
-    const double s = ctx.input(1).elementAsDouble(c) / std::sqrt(ctx.input(4).elementAsDouble(c) + epsilon);
-    a[c] = static_cast<C>(s);
-    b[c] = static_cast<C>(ctx.input(2).elementAsDouble(c) - ctx.input(3).elementAsDouble(c) * s);
-  }
+  std::vector<C> a, b;
+  affineCoefficients<C>(ctx.node(), {&ctx.input(1), &ctx.input(2), &ctx.input(3), &ctx.input(4)}, a, b);
   const T* x = input.data<T>().data();
   T* y = ctx.output(0).data<T>().data();
   parallelFor(input.shape()[0] * channels, static_cast<double>(planeSize), [&](int64_t begin, int64_t end) {
@@ -56,6 +70,37 @@ template <typename T> void runBatchNorm(KernelContext& ctx) {
       for (int64_t i = 0; i < planeSize; ++i) dst[i] = static_cast<T>(static_cast<C>(src[i]) * scale + shift);
     }
   });
+}
+
+// The coefficients as tensors of x's dtype, where the statistics are
+// constants and that dtype is the kernel's compute type (a 16-bit x is
+// computed in float and rounded once; a Mul and an Add would round twice).
+std::optional<ChannelAffine> inferenceAffine(const Node& node) {
+  std::array<const Tensor*, 4> params{};
+  for (size_t i = 0; i < params.size(); ++i) {
+    const Value* v = node.input(i + 1);
+    if (!v || !v->isConstant()) return std::nullopt;
+    params[i] = &v->constant();
+  }
+  const DType dtype = node.input(0)->type().dtype;
+  const Shape channels{params[0]->numElements()};
+  auto build = [&]<typename C>() {
+    std::vector<C> a, b;
+    affineCoefficients<C>(node, params, a, b);
+    return ChannelAffine{Tensor::fromVector<C>(channels, a), Tensor::fromVector<C>(channels, b)};
+  };
+  switch (dtype) {
+  case DType::F32: return build.template operator()<float>();
+  case DType::F64: return build.template operator()<double>();
+  case DType::F16:
+  case DType::BF16:
+  case DType::I64:
+  case DType::I32:
+  case DType::I8:
+  case DType::U8:
+  case DType::Bool: return std::nullopt;
+  }
+  return std::nullopt;
 }
 
 } // namespace
@@ -71,6 +116,7 @@ OpDef batchNormalizationOp() {
   def.maxOutputs = 3;
   def.attributes = {{"epsilon", AttrKind::Float}, {"momentum", AttrKind::Float}, {"training_mode", AttrKind::Int}};
   def.infer = inferBatchNorm;
+  def.inferenceAffine = inferenceAffine;
   def.kernel = [](KernelContext& ctx) {
     FloatTypes::dispatch(ctx.input(0).dtype(), [&]<typename T>() { runBatchNorm<T>(ctx); });
   };

@@ -111,11 +111,23 @@ std::string batchNormElement(const CudaElementContext& ctx) {
                      fmt::arg("bias", ctx.operandAt(2, c)));
 }
 
+// The same map as scale / sqrt(var + epsilon) and bias - mean * that.
+CudaChannelAffine batchNormChannelAffine(const CudaElementContext& ctx, const std::string& scaleName) {
+  const std::vector<std::string> c{ctx.outIndex.at(1)};
+  return {fmt::format("{T}({scale}) / tcx::op::Sqrt({T}({var}) + {T}({eps}))", fmt::arg("T", ctx.resultType),
+                      fmt::arg("scale", ctx.operandAt(1, c)), fmt::arg("var", ctx.operandAt(4, c)),
+                      fmt::arg("eps", epsilonOf(ctx.node))),
+          fmt::format("{T}({bias}) - {T}({mean}) * {a}", fmt::arg("T", ctx.resultType),
+                      fmt::arg("bias", ctx.operandAt(2, c)), fmt::arg("mean", ctx.operandAt(3, c)),
+                      fmt::arg("a", scaleName))};
+}
+
 } // namespace
 
 void registerNormalizationCudaForms(OpRegistry& registry) {
   registry.edit("BatchNormalization").cudaElement = batchNormElement;
   registry.edit("BatchNormalization").cudaElementPointwise = true;
+  registry.edit("BatchNormalization").cudaChannelAffine = batchNormChannelAffine;
   setCudaRowForm(registry.edit("LayerNormalization"), layerNormRow);
   setCudaRowForm(registry.edit("InstanceNormalization"), instanceNormRow);
   setCudaRowForm(registry.edit("LpNormalization"), lpNormRow);

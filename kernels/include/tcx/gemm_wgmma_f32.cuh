@@ -21,6 +21,12 @@
 // may run in tf32 as cuDNN runs float convolutions by default (a pointwise convolution lowered as
 // a GEMM, GemmProblem::tf32): operands rounded to nearest tf32, B staged once, no split.
 //
+// BPrologue: maps each element b of B inside K x N to prologue(prologue.channel(k), b) as it is
+// staged, before the split; channel(k) holds what the map takes from k alone. A pointwise
+// convolution's input computed from the tensor B points at (DenseNet's BN-ReLU of a concatenation,
+// codegen/PrologueCode.h); NoPrologue stages B as it is.
+// Applied where the stage is stored, not where it is loaded, so that the loads stay a stage ahead.
+//
 // Grid: (ceil(N / kWgmmaN), ceil(M / kWgmmaM), batch x splitK), kWgmmaThreads threads, at least
 // wgmmaMinBlocks(Tf32) blocks a multiprocessor, dynamic shared memory wgmmaSharedBytes(Tf32)
 // (planGemm in launch.h); split-K as gemm_tiled.
@@ -64,6 +70,53 @@ __device__ __forceinline__ void loadWgmmaB(WgmmaBRegs& r, const GemmParams& p, c
   }
 }
 
+// B staged as it is in memory.
+struct NoPrologue {};
+
+// What a BPrologue takes from each channel (k) of the stage a thread holds, as loadWgmmaB placed
+// it: one k with n contiguous (16 elements of it), four with k contiguous (4 elements each). Read a
+// stage ahead with the stage's B, so that the prologue's loads (BN's statistics) are in flight while
+// the tensor cores run instead of stalling the store that applies it.
+template <Access BAccess, typename BPrologue>
+struct WgmmaBChannels {
+  static constexpr int kCount = BAccess == Access::ColContiguous ? 1 : 4;
+  using Channel = decltype(static_cast<const BPrologue*>(nullptr)->channel(0));
+  Channel c[kCount];
+
+  __device__ __forceinline__ static int channelK(int k0, int j) {
+    return BAccess == Access::ColContiguous ? k0 + int(threadIdx.x) % 32 : k0 + 4 * (int(threadIdx.x) % 8) + j;
+  }
+  __device__ __forceinline__ void load(const BPrologue& prologue, const GemmParams& p, int k0) {
+#pragma unroll
+    for (int j = 0; j < kCount; ++j)
+      if (channelK(k0, j) < p.k)
+        c[j] = prologue.channel(channelK(k0, j));
+  }
+  // Element (k, n) of the stage becomes prologue(channel of k, value); elements outside K x N stay
+  // zero, adding nothing to the products.
+  __device__ __forceinline__ void apply(WgmmaBRegs& r, const BPrologue& prologue, const GemmParams& p, int n0,
+                                        int k0) const {
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      float* v = &r.v[i].x;
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const int channel = BAccess == Access::ColContiguous ? 0 : j;
+        const int n = BAccess == Access::ColContiguous ? n0 + 4 * (int(threadIdx.x) / 32 + 8 * i) + j
+                                                       : n0 + int(threadIdx.x) / 8 + 32 * i;
+        if (channelK(k0, j) < p.k && n < p.n)
+          v[j] = prologue(c[channel], v[j]);
+      }
+    }
+  }
+};
+
+template <Access BAccess>
+struct WgmmaBChannels<BAccess, NoPrologue> {
+  __device__ __forceinline__ void load(const NoPrologue&, const GemmParams&, int) {}
+  __device__ __forceinline__ void apply(WgmmaBRegs&, const NoPrologue&, const GemmParams&, int, int) const {}
+};
+
 // Splits the staged B and stores both halves K-major: element (k, n) of the stage at byte
 // n * 128 + 16 ((k / 4) ^ (n % 8)) + 4 (k % 4) of its tile. With n contiguous a float4 goes to four
 // rows (the 32 lanes of a store, 32 values of k, hit 32 distinct banks); with k contiguous it is
@@ -99,8 +152,9 @@ __device__ __forceinline__ void storeWgmmaB(unsigned char* big, unsigned char* s
 
 } // namespace detail
 
-template <Access BAccess, bool Tf32, typename Epilogue>
-__device__ __forceinline__ void gemm_wgmma_f32_body(const GemmParams& p, const Epilogue& epilogue) {
+template <Access BAccess, bool Tf32, typename Epilogue, typename BPrologue = detail::NoPrologue>
+__device__ __forceinline__ void gemm_wgmma_f32_body(const GemmParams& p, const Epilogue& epilogue,
+                                                    const BPrologue& prologue = BPrologue()) {
   using namespace detail;
   unsigned char* raw = dynamicShared();
   unsigned char* stages = raw + ((1024 - sharedAddress(raw) % 1024) % 1024);
@@ -120,17 +174,26 @@ __device__ __forceinline__ void gemm_wgmma_f32_body(const GemmParams& p, const E
   };
 
   WgmmaBRegs staged;
+  WgmmaBChannels<BAccess, BPrologue> channels;
+  auto loadB = [&](int kt) {
+    loadWgmmaB<BAccess>(staged, p, b, n0, kBegin + kt * kWgmmaKElems);
+    channels.load(prologue, p, kBegin + kt * kWgmmaKElems);
+  };
+  auto storeB = [&](int stage, int kt) {
+    channels.apply(staged, prologue, p, n0, kBegin + kt * kWgmmaKElems);
+    storeWgmmaB<BAccess, Tf32>(tileBBig(stage), tileBSmall(stage), staged);
+  };
 #pragma unroll
   for (int s = 0; s < kWgmmaStages - 1; ++s) {
     if (s < kTiles) {
       loadA(s, s);
-      loadWgmmaB<BAccess>(staged, p, b, n0, kBegin + s * kWgmmaKElems);
-      storeWgmmaB<BAccess, Tf32>(tileBBig(s), tileBSmall(s), staged);
+      loadB(s);
+      storeB(s, s);
     }
     cpAsyncCommit();
   }
   if (kWgmmaStages - 1 < kTiles)
-    loadWgmmaB<BAccess>(staged, p, b, n0, kBegin + (kWgmmaStages - 1) * kWgmmaKElems);
+    loadB(kWgmmaStages - 1);
 
   float acc[64] = {};
   for (int kt = 0; kt < kTiles; ++kt) {
@@ -171,9 +234,9 @@ __device__ __forceinline__ void gemm_wgmma_f32_body(const GemmParams& p, const E
     // While the tensor cores run: the stage loaded last step goes to shared memory, the next one
     // into registers.
     if (refill < kTiles)
-      storeWgmmaB<BAccess, Tf32>(tileBBig(refill % kWgmmaStages), tileBSmall(refill % kWgmmaStages), staged);
+      storeB(refill % kWgmmaStages, refill);
     if (refill + 1 < kTiles)
-      loadWgmmaB<BAccess>(staged, p, b, n0, kBegin + (refill + 1) * kWgmmaKElems);
+      loadB(refill + 1);
     wgmmaWait<0>();
     if constexpr (!Tf32) {
 #pragma unroll

@@ -151,6 +151,40 @@ OpCase pointwiseConvCase(DType dtype) {
           }};
 }
 
+// DenseNet's layer: BN-ReLU over the concatenation of the features so far, then a pointwise
+// convolution, which takes the BN-ReLU as its input's prologue (fusion rule 4), reading the
+// concatenation VTC stored in place whole (one buffer, the parts' pieces at one offset; with n or,
+// channels-last in compute_op_gpu_test, k contiguous). 72 filters take the
+// tf32 GEMM with the prologue (K 40, N 48: ragged tiles); 20 filters stage the BN-ReLU for the
+// implicit GEMM; constant statistics become a Mul and an Add (BatchNormToAffine) before the
+// prologue.
+OpCase pointwiseAfterNormCase() {
+  return {caseName("Conv pointwise after BatchNormalization-Relu", DType::F32), [] {
+            GraphBuilder b("pointwise_after_norm");
+            const DType f32 = DType::F32;
+            Value* x = b.input("x", f32, {2, 8, 6, 8});
+            Value* y1 = b.op("Conv", {x, b.input("w1", f32, {16, 8, 1, 1})});
+            Value* y2 = b.op("Relu", {b.op("Conv", {x, b.input("w2", f32, {24, 8, 3, 3})}, attrs({{"pads", Ints{1, 1, 1, 1}}}))});
+            Value* features = b.op("Concat", {y1, y2}, attrs({{"axis", int64_t{1}}}));
+            auto bnRelu = [&](Value* in, bool constant) {
+              const int64_t c = in->type().shape[1];
+              std::vector<Value*> operands{in};
+              int i = 0;
+              for (const char* name : {"scale", "bias", "mean", "var"}) {
+                const std::string unique = b.graph().uniqueValueName(name);
+                operands.push_back(constant ? b.constant(unique, Tensor::filled(f32, {c}, 0.25 + 0.5 * i++))
+                                            : b.input(unique, f32, {c}));
+              }
+              return b.op("Relu", {b.op("BatchNormalization", operands)});
+            };
+            b.output(b.op("Conv", {bnRelu(features, false), b.input("wa", f32, {72, 40, 1, 1}), b.input("wa_bias", f32, {72})}));
+            b.output(b.op("Conv", {bnRelu(features, false), b.input("wb", f32, {20, 40, 1, 1})}));
+            Value* plain = b.input("plain", f32, {2, 24, 5, 7});
+            b.output(b.op("Relu", {b.op("Conv", {bnRelu(plain, true), b.input("wc", f32, {96, 24, 1, 1})})}));
+            return b.finish();
+          }};
+}
+
 } // namespace
 
 std::vector<OpCase> convolutionCases() {
@@ -164,6 +198,7 @@ std::vector<OpCase> convolutionCases() {
     cases.push_back(pointwiseConvCase(dtype));
     cases.push_back(depthwiseConvCase(dtype));
   }
+  cases.push_back(pointwiseAfterNormCase());
   return cases;
 }
 
