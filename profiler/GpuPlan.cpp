@@ -55,7 +55,8 @@ constexpr size_t kVendorSearchBytes = 64 << 20;
 // depends on (the device apart: VendorChoiceCache adds it).
 std::string choiceKey(const GeneratedPlan& code, const GeneratedLaunch& l, const VendorAlternative& alternative) {
   std::string key = vendorCallKey(alternative.call) + "\n";
-  for (const GeneratedLaunch* launch : {&l, &alternative.epilogue}) {
+  const GeneratedLaunch none;
+  for (const GeneratedLaunch* launch : {&l, &alternative.epilogue, alternative.prelude ? &*alternative.prelude : &none}) {
     key += fmt::format("{} {} {} {} {} {} {}", launch->entry, launch->grid[0], launch->grid[1], launch->grid[2],
                        launch->block[0], launch->sharedBytes, launch->buffers.size());
     for (const BufferBinding& b : launch->buffers) key += fmt::format(" {}", b.byteOffset % 16);
@@ -92,7 +93,7 @@ GpuPlan::GpuPlan(const ExecPlan& plan, GeneratedPlan code, NvrtcCompiler& compil
   for (const PlanBuffer& b : plan.buffers)
     if (b.aliasOf >= 0) addresses_[b.id] = addresses_[b.aliasOf];
   for (size_t i = 0; i < code_.scratchBytes.size(); ++i) {
-    if (code_.vendorStaging() == static_cast<int>(code_.numPlanBuffers + i)) continue; // allocated when chosen
+    if (code_.forVendorCalls(static_cast<int>(code_.numPlanBuffers + i))) continue; // allocated when chosen
     owned_.emplace_back(static_cast<size_t>(code_.scratchBytes[i]));
     addresses_[code_.numPlanBuffers + i] = owned_.back().data();
     if (code_.scratchZeroed[i]) owned_.back().memset(0);
@@ -150,9 +151,17 @@ void GpuPlan::launch(size_t i, cudaStream_t stream) {
 
 void GpuPlan::runStep(const Step& step, cudaStream_t stream) {
   if (step.alternative < 0) return launch(step.launch, stream);
-  vendorCalls_[step.alternative]->enqueue(stream, {vendorWorkspace_.data(), vendorWorkspace_.size()});
-  void* args[] = {&epilogueArguments_[step.alternative * code_.bufferSlots]};
-  modules_->launchEpilogue(step.alternative, args, stream);
+  runAlternative(static_cast<size_t>(step.alternative), *vendorCalls_[step.alternative], stream);
+}
+
+void GpuPlan::runAlternative(size_t a, PreparedVendorCall& call, cudaStream_t stream) {
+  if (code_.vendorAlternatives[a].prelude) {
+    void* args[] = {&preludeArguments_[a * code_.bufferSlots]};
+    modules_->launchPrelude(a, args, stream);
+  }
+  call.enqueue(stream, {vendorWorkspace_.data(), vendorWorkspace_.size()});
+  void* args[] = {&epilogueArguments_[a * code_.bufferSlots]};
+  modules_->launchEpilogue(a, args, stream);
 }
 
 // An alternative replaces its kernel's last launch (VendorAlternative).
@@ -217,9 +226,17 @@ void GpuPlan::chooseVendorCalls(VendorPolicy policy) {
   vendorStaging_ = DeviceBuffer(static_cast<size_t>(code_.scratchBytes.at(staging - code_.numPlanBuffers)));
   vendorWorkspace_ = DeviceBuffer(kVendorSearchBytes);
   addresses_[staging] = vendorStaging_.data();
-  std::vector<GeneratedLaunch> epilogues;
-  for (const VendorAlternative& a : code_.vendorAlternatives) epilogues.push_back(a.epilogue);
+  if (const int input = code_.vendorInput(); input >= 0) {
+    vendorInput_ = DeviceBuffer(static_cast<size_t>(code_.scratchBytes.at(input - code_.numPlanBuffers)));
+    addresses_[input] = vendorInput_.data();
+  }
+  std::vector<GeneratedLaunch> epilogues, preludes;
+  for (const VendorAlternative& a : code_.vendorAlternatives) {
+    epilogues.push_back(a.epilogue);
+    preludes.push_back(a.prelude.value_or(GeneratedLaunch{}));
+  }
   epilogueArguments_ = bindArguments(epilogues);
+  preludeArguments_ = bindArguments(preludes);
 
   std::vector<int> alternativeOf(plan_.kernels.size(), -1);
   for (size_t a = 0; a < code_.vendorAlternatives.size(); ++a)
@@ -260,14 +277,9 @@ bool GpuPlan::chooseVendorCall(size_t i, int a, VendorPolicy policy, VendorChoic
     return false;
   }
   if (!choice && policy == VendorPolicy::Measure) {
-    void* args[] = {&epilogueArguments_[a * code_.bufferSlots]};
     choice = measureVendorChoice(
         *timer, [&](cudaStream_t stream) { launch(i, stream); },
-        [&](cudaStream_t stream) {
-          call->enqueue(stream, workspace);
-          modules_->launchEpilogue(a, args, stream);
-        },
-        *call);
+        [&](cudaStream_t stream) { runAlternative(static_cast<size_t>(a), *call, stream); }, *call);
     cache.store(key, *choice);
     choices_[a] = choice;
   }
@@ -279,8 +291,11 @@ bool GpuPlan::chooseVendorCall(size_t i, int a, VendorPolicy policy, VendorChoic
 void GpuPlan::releaseVendorResources() {
   for (std::unique_ptr<PreparedVendorCall>& call : vendorCalls_) call.reset();
   if (code_.vendorStaging() >= 0) addresses_[code_.vendorStaging()] = nullptr;
+  if (code_.vendorInput() >= 0) addresses_[code_.vendorInput()] = nullptr;
   epilogueArguments_.clear();
+  preludeArguments_.clear();
   vendorStaging_ = DeviceBuffer();
+  vendorInput_ = DeviceBuffer();
   vendorWorkspace_ = DeviceBuffer();
   rebuildSteps();
 }
@@ -296,9 +311,9 @@ std::optional<VendorChoice> GpuPlan::vendorChoice(int planKernel) const {
 }
 
 int64_t GpuPlan::scratchBytes() const {
-  int64_t bytes = static_cast<int64_t>(vendorStaging_.size() + vendorWorkspace_.size());
+  int64_t bytes = static_cast<int64_t>(vendorStaging_.size() + vendorInput_.size() + vendorWorkspace_.size());
   for (size_t i = 0; i < code_.scratchBytes.size(); ++i)
-    if (code_.vendorStaging() != static_cast<int>(code_.numPlanBuffers + i)) bytes += code_.scratchBytes[i];
+    if (!code_.forVendorCalls(static_cast<int>(code_.numPlanBuffers + i))) bytes += code_.scratchBytes[i];
   return bytes;
 }
 
@@ -317,7 +332,9 @@ std::vector<GpuPlan::KernelOwner> GpuPlan::owners(const std::vector<LaunchTiming
       continue;
     }
     const VendorAlternative& alternative = code_.vendorAlternatives[step.alternative];
-    if (t.name == alternative.epilogue.entry) {
+    if (alternative.prelude && t.name == alternative.prelude->entry) {
+      owners.push_back({planKernel, "its input, staged for " + describeVendorCall(alternative.call)});
+    } else if (t.name == alternative.epilogue.entry) {
       owners.push_back({planKernel, "its epilogue after " + describeVendorCall(alternative.call)});
       ++s;
     } else {

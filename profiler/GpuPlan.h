@@ -89,6 +89,8 @@ private:
   std::vector<void*> bindArguments(const std::vector<GeneratedLaunch>& launches) const;
   void launch(size_t i, cudaStream_t stream);
   void runStep(const Step& step, cudaStream_t stream);
+  // Vendor alternative `a` with its prepared call: prelude, call, epilogue.
+  void runAlternative(size_t a, PreparedVendorCall& call, cudaStream_t stream);
   std::string describeStep(const Step& step) const;
   bool lastLaunchOfKernel(size_t launch) const;
   void rebuildSteps();
@@ -106,9 +108,10 @@ private:
   // launch binds (GeneratedLaunch::buffers).
   std::vector<void*> arguments_;
   std::vector<void*> epilogueArguments_; // the same for each vendor alternative's epilogue
+  std::vector<void*> preludeArguments_;  // and its prelude
   std::vector<Step> steps_;
   // Where vendor calls stage their results and work (allocated only for a choice).
-  DeviceBuffer vendorStaging_, vendorWorkspace_;
+  DeviceBuffer vendorStaging_, vendorInput_, vendorWorkspace_;
   std::vector<std::unique_ptr<PreparedVendorCall>> vendorCalls_; // per alternative; null: generated code runs
   std::vector<std::optional<VendorChoice>> choices_;              // per alternative, as vendorChoice says
 };

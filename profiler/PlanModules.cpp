@@ -70,7 +70,10 @@ PlanModules::PlanModules(const GeneratedPlan& code, NvrtcCompiler& compiler, uns
     compiled_.cached += results[p].cache != CacheHit::Miss;
   }
   for (const GeneratedLaunch& l : code.launches) launches_.push_back(entry(l, partOf));
-  for (const VendorAlternative& a : code.vendorAlternatives) epilogues_.push_back(entry(a.epilogue, partOf));
+  for (const VendorAlternative& a : code.vendorAlternatives) {
+    epilogues_.push_back(entry(a.epilogue, partOf));
+    preludes_.push_back(a.prelude ? entry(*a.prelude, partOf) : Entry{});
+  }
   compiled_.parts = parts.size();
   compiled_.slowestPartMs = partMs.empty() ? 0 : *std::max_element(partMs.begin(), partMs.end());
   compiled_.compileMs =
@@ -96,6 +99,10 @@ void PlanModules::launch(size_t i, void** args, cudaStream_t stream) {
 
 void PlanModules::launchEpilogue(size_t a, void** args, cudaStream_t stream) {
   launchAt(epilogues_[a], code_.vendorAlternatives[a].epilogue, args, stream);
+}
+
+void PlanModules::launchPrelude(size_t a, void** args, cudaStream_t stream) {
+  launchAt(preludes_[a], code_.vendorAlternatives[a].prelude.value(), args, stream);
 }
 
 } // namespace tcx::gpu

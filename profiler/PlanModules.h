@@ -36,6 +36,8 @@ public:
   // Launches the epilogue kernel of vendor alternative `a`
   // (GeneratedPlan::vendorAlternatives) with `args`.
   void launchEpilogue(size_t a, void** args, cudaStream_t stream);
+  // Launches the prelude of vendor alternative `a`, which has one.
+  void launchPrelude(size_t a, void** args, cudaStream_t stream);
 
   const PlanCompile& compiled() const { return compiled_; }
 
@@ -56,6 +58,7 @@ private:
 
   std::vector<Entry> launches_;  // per launch
   std::vector<Entry> epilogues_; // per vendor alternative
+  std::vector<Entry> preludes_;  // per vendor alternative; empty where it has none
   PlanCompile compiled_;
 };
 

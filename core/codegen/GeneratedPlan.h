@@ -54,13 +54,21 @@ struct GeneratedPlan {
   // What each scratch buffer holds, for readers of the code and the export.
   std::vector<std::string> scratchNames;
   // Plan kernels a vendor library call can stand in for (VendorCall.h), in
-  // plan kernel order; the scratch buffer they stage their results in is
-  // allocated only where one is chosen.
+  // plan kernel order; the scratch buffers they stage their results and
+  // their preludes' inputs in are allocated only where one is chosen.
   std::vector<VendorAlternative> vendorAlternatives;
 
   size_t numBuffers() const { return numPlanBuffers + scratchBytes.size(); }
   // The scratch buffer every vendor alternative stages its result in, or -1.
   int vendorStaging() const { return vendorAlternatives.empty() ? -1 : vendorAlternatives.front().staging; }
+  // The scratch buffer every alternative's prelude writes the call's input to, or -1.
+  int vendorInput() const {
+    for (const VendorAlternative& a : vendorAlternatives)
+      if (a.prelude) return a.input;
+    return -1;
+  }
+  // Whether scratch buffer `buffer` is one of the two above.
+  bool forVendorCalls(int buffer) const { return buffer == vendorStaging() || buffer == vendorInput(); }
   // The source lines `span` covers, newlines included.
   std::string_view spanText(const SourceSpan& span) const {
     if (span.empty()) return {};

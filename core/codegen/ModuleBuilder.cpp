@@ -52,16 +52,37 @@ int ModuleBuilder::vendorStaging(int64_t bytes) {
   return vendorStaging_;
 }
 
+int ModuleBuilder::vendorInput(int64_t bytes) {
+  if (vendorInput_ < 0) return vendorInput_ = addScratch(bytes, "vendor library inputs, staged");
+  int64_t& size = plan_.scratchBytes[vendorInput_ - plan_.numPlanBuffers];
+  size = std::max(size, bytes);
+  return vendorInput_;
+}
+
+GeneratedLaunch ModuleBuilder::takeLastLaunch() {
+  TCX_CHECK(plan_.launches.size() > launchStart_, ErrorKind::Internal, "plan kernel {} has no launch to take",
+            currentKernel_);
+  GeneratedLaunch launch = std::move(plan_.launches.back());
+  plan_.launches.pop_back();
+  return launch;
+}
+
 void ModuleBuilder::addVendorAlternative(int planKernel, VendorCall call, int staging, const std::string& entry,
-                                         int64_t elements, unsigned perThread, std::string what) {
+                                         int64_t elements, unsigned perThread, std::string what,
+                                         std::optional<GeneratedLaunch> prelude) {
   // The alternative replaces the kernel's last launch (GpuPlan runs it there).
   TCX_CHECK(planKernel == currentKernel_ && plan_.vendorAlternatives.size() == alternativeStart_ &&
                 plan_.launches.size() > launchStart_,
             ErrorKind::Internal, "plan kernel {} offers a vendor alternative with {} launches of its own, {} before",
             planKernel, plan_.launches.size() - launchStart_, plan_.vendorAlternatives.size() - alternativeStart_);
   const int64_t stagingBytes = elements * elemBytes(vendorCallType(call));
-  VendorAlternative alternative{
-      .planKernel = planKernel, .call = std::move(call), .staging = staging, .stagingBytes = stagingBytes};
+  const int input = prelude ? vendorInput_ : -1;
+  VendorAlternative alternative{.planKernel = planKernel,
+                                .call = std::move(call),
+                                .staging = staging,
+                                .stagingBytes = stagingBytes,
+                                .prelude = std::move(prelude),
+                                .input = input};
   const int64_t perBlock = int64_t{kKernelThreads} * perThread;
   alternative.epilogue =
       launch1d(planKernel, entry, (elements + perBlock - 1) / perBlock, kKernelThreads, std::move(what));
@@ -148,8 +169,10 @@ void ModuleBuilder::addLaunch1d(int planKernel, const std::string& entry, int64_
 std::vector<GeneratedLaunch*> ModuleBuilder::currentLaunches() {
   std::vector<GeneratedLaunch*> launches;
   for (size_t l = launchStart_; l < plan_.launches.size(); ++l) launches.push_back(&plan_.launches[l]);
-  for (size_t a = alternativeStart_; a < plan_.vendorAlternatives.size(); ++a)
+  for (size_t a = alternativeStart_; a < plan_.vendorAlternatives.size(); ++a) {
     launches.push_back(&plan_.vendorAlternatives[a].epilogue);
+    if (plan_.vendorAlternatives[a].prelude) launches.push_back(&*plan_.vendorAlternatives[a].prelude);
+  }
   return launches;
 }
 

@@ -56,12 +56,18 @@ public:
   // to `bytes` if smaller; returns its buffer index. One serves every
   // alternative, as their kernels run one after another.
   int vendorStaging(int64_t bytes);
+  // The same for the inputs alternatives' preludes compute (VendorAlternative::prelude).
+  int vendorInput(int64_t bytes);
   // Records `call` as plan kernel `planKernel`'s alternative (VendorCall.h):
   // it stages its (batch, m, n) result of `elements` in buffer `staging`,
   // then the kernel `entry`, whose code the caller appended, runs the plan
-  // kernel's epilogue over them, `perThread` a thread (elementsPerThread).
+  // kernel's epilogue over them, `perThread` a thread (elementsPerThread);
+  // `prelude`, if any, computes the call's input first, into vendorInput().
   void addVendorAlternative(int planKernel, VendorCall call, int staging, const std::string& entry, int64_t elements,
-                            unsigned perThread, std::string what);
+                            unsigned perThread, std::string what, std::optional<GeneratedLaunch> prelude = {});
+  // Removes the launch recorded last and returns it: a kernel the caller
+  // appended to run as a vendor alternative's prelude, not in the plan.
+  GeneratedLaunch takeLastLaunch();
   // Records the launch of a library kernel with the configuration its
   // planner (kernels/include/tcx/launch.h) gave. Its code instantiates a
   // library template, which weighs on the compile (GeneratedPlan::compileCost).
@@ -148,6 +154,7 @@ private:
   std::unordered_map<std::string, int> kernelByCode_;
   int sharedWorkspace_ = -1;
   int vendorStaging_ = -1;
+  int vendorInput_ = -1;
   GeneratedPlan plan_;
 };
 

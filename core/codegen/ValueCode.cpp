@@ -75,17 +75,21 @@ std::optional<StridedView> ValueCode::memoryView(const Value* v) {
 std::optional<StridedView> ValueCode::stagedView(const Value* v) {
   if (std::optional<StridedView> view = memoryView(v)) return view;
   if (v->isConstant()) return std::nullopt;
+  const int scratch = module_.addScratch(v->type().byteSize(), v->name() + ", staged");
+  stagedScratch_[v] = scratch;
+  return stageInto(v, scratch);
+}
+
+StridedView ValueCode::stageInto(const Value* v, int buffer) {
   const Shape& shape = v->type().shape;
   const DType dtype = v->type().dtype;
-  const int scratch = module_.addScratch(v->type().byteSize(), v->name() + ", staged");
   module_.addValueKernel(index_, fmt::format("{}stage{}", prefix(), stages_++), shape,
                          elementsPerThread(numElements(shape)), cudaComputeType(dtype),
                          fmt::format("    out = {};\n", call(v, indexNames(shape.size()))),
                          fmt::format("      tcx::store<{}>({}, {}, out);\n", cudaStorageType(dtype),
-                                     ModuleBuilder::bufferRef(scratch), rowMajorOffset(shape)),
+                                     ModuleBuilder::bufferRef(buffer), rowMajorOffset(shape)),
                          fmt::format("stage {}", v->name()));
-  stagedScratch_[v] = scratch;
-  return rowMajorView(scratch, shape);
+  return rowMajorView(buffer, shape);
 }
 
 const TensorAccess* ValueCode::inputAccess(const Value* v) const { return findAccess(kernel_.inputs, v); }

@@ -100,6 +100,12 @@ struct VendorAlternative {
   int staging = -1; // module buffer: a scratch buffer every alternative shares
   int64_t stagingBytes = 0;
   GeneratedLaunch epilogue;
+  // Runs before the call where the generated kernel computes the call's
+  // input as it loads it (a pointwise convolution's BN-ReLU prologue): the
+  // input into `input`, a scratch buffer every prelude shares
+  // (ModuleBuilder::vendorInput).
+  std::optional<GeneratedLaunch> prelude;
+  int input = -1;
 };
 
 // "cuBLAS gemm 6304x3072x768 (batch 1, float)", "cuDNN conv 3x3 64->64 on 32x56x56 (stride 1, float)".

@@ -29,7 +29,8 @@ std::optional<BufferBinding> binding(const StridedView& view, int elementBytes) 
 // Records `call`, whose result has dims (batch, m, n) row-major, or (batch,
 // n, m) with `mInnermost`, and the kernel that runs the plan kernel's
 // epilogue functor over it in that order.
-void offer(ValueCode& values, VendorCall call, int64_t batch, int64_t m, int64_t n, bool mInnermost = false) {
+void offer(ValueCode& values, VendorCall call, int64_t batch, int64_t m, int64_t n, bool mInnermost = false,
+           std::optional<GeneratedLaunch> prelude = {}) {
   ModuleBuilder& module = values.module();
   const std::string prefix = values.prefix(), entry = prefix + "vendor_epilogue";
   const int64_t elements = batch * m * n;
@@ -64,7 +65,8 @@ void offer(ValueCode& values, VendorCall call, int64_t batch, int64_t m, int64_t
       fmt::arg("mi", mIndex), fmt::arg("ni", nIndex), fmt::arg("p", prefix), fmt::arg("T", kKernelThreads),
       fmt::arg("B", perBlock), fmt::arg("E", perThread)));
   const std::string what = describeVendorCall(call) + ", then its epilogue";
-  module.addVendorAlternative(values.planKernelIndex(), std::move(call), staging, entry, elements, perThread, what);
+  module.addVendorAlternative(values.planKernelIndex(), std::move(call), staging, entry, elements, perThread, what,
+                              std::move(prelude));
 }
 
 } // namespace
@@ -86,7 +88,8 @@ void offerVendorGemm(ValueCode& values, const GemmProblem& problem, const Stride
   offer(values, gemm, gemm.batch, gemm.m, gemm.n);
 }
 
-void offerVendorConv(ValueCode& values, const Node& conv, const StridedView& x, const StridedView& w, ElemType type) {
+void offerVendorConv(ValueCode& values, const Node& conv, const StridedView& x, const StridedView& w, ElemType type,
+                     std::optional<GeneratedLaunch> prelude) {
   const Shape &xs = conv.input(0)->type().shape, &ws = conv.input(1)->type().shape, &ys = conv.output(0)->type().shape;
   const int elem = elemBytes(type);
   std::optional<BufferBinding> xAt = binding(x, elem), wAt = binding(w, elem);
@@ -123,7 +126,7 @@ void offerVendorConv(ValueCode& values, const Node& conv, const StridedView& x, 
   c.channelsLastResult = !kernel.outputs.empty() && std::ranges::all_of(kernel.outputs, [&](const TensorAccess& out) {
     return storeWalk(out, values.plan()) == Layout::channelsLast(4);
   });
-  offer(values, c, c.batch, c.cout, int64_t(c.oh) * c.ow, c.channelsLastResult);
+  offer(values, c, c.batch, c.cout, int64_t(c.oh) * c.ow, c.channelsLastResult, std::move(prelude));
 }
 
 } // namespace tcx

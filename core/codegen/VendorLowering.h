@@ -19,6 +19,8 @@ void offerVendorGemm(ValueCode& values, const GemmProblem& problem, const Stride
 // The convolution `conv` over the views `x` and `w` (NCHW and packed
 // filters); the epilogue functor indexes the result as (image, output
 // channel, spatial position).
-void offerVendorConv(ValueCode& values, const Node& conv, const StridedView& x, const StridedView& w, ElemType type);
+// `prelude`, if any, computes x first (VendorAlternative::prelude).
+void offerVendorConv(ValueCode& values, const Node& conv, const StridedView& x, const StridedView& w, ElemType type,
+                     std::optional<GeneratedLaunch> prelude = {});
 
 } // namespace tcx

@@ -64,22 +64,6 @@ KernelKind initialKind(const Node* n) {
   return KernelKind::Elementwise;
 }
 
-// A 1x1 convolution of one group, unit strides and dilations, no padding:
-// a GEMM per image over the pixels.
-bool isPointwiseConvolution(const Node& conv) {
-  if (role(&conv) != FusionRole::Convolution || conv.numInputs() < 2 || !conv.input(1)) return false;
-  const Shape& w = conv.input(1)->type().shape;
-  if (w.size() < 3 || conv.attrs().getInt("group", 1) != 1) return false;
-  for (size_t d = 2; d < w.size(); ++d)
-    if (w[d] != 1) return false;
-  for (const char* attr : {"strides", "dilations"})
-    for (int64_t v : conv.attrs().getInts(attr, {}))
-      if (v != 1) return false;
-  for (int64_t v : conv.attrs().getInts("pads", {}))
-    if (v != 0) return false;
-  return true;
-}
-
 struct Group {
   KernelKind kind;
   Node* anchor;
@@ -377,6 +361,20 @@ private:
 } // namespace
 
 KernelGraph fuseOperators(const Graph& graph) { return Fuser(graph).run(); }
+
+bool isPointwiseConvolution(const Node& conv) {
+  if (conv.op().fusionRole != FusionRole::Convolution || conv.numInputs() < 2 || !conv.input(1)) return false;
+  const Shape& w = conv.input(1)->type().shape;
+  if (w.size() < 3 || conv.attrs().getInt("group", 1) != 1) return false;
+  for (size_t d = 2; d < w.size(); ++d)
+    if (w[d] != 1) return false;
+  for (const char* attr : {"strides", "dilations"})
+    for (int64_t v : conv.attrs().getInts(attr, {}))
+      if (v != 1) return false;
+  for (int64_t v : conv.attrs().getInts("pads", {}))
+    if (v != 0) return false;
+  return true;
+}
 
 bool variesAlongChannelsAtMost(const Shape& shape, const Shape& result) {
   if (shape.size() > result.size()) return false;

@@ -20,6 +20,10 @@ namespace tcx {
 
 KernelGraph fuseOperators(const Graph& graph);
 
+// A Conv with 1x1 filters, one group, unit strides and dilations and no
+// padding: a GEMM per image over the pixels (rule 4; codegen's GEMM form).
+bool isPointwiseConvolution(const Node& conv);
+
 // Whether an operand of `shape`, broadcast to `result` (NumPy's rules),
 // takes one value a channel (dimension 1) or one in all: what rule 4 allows
 // a prologue's constants, and code generation relies on.

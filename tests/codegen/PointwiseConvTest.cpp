@@ -95,15 +95,25 @@ TEST_CASE("a pointwise convolution applies the BN-ReLU before it as it stages it
   REQUIRE(gemm.size() == 1);
   // B is the concatenation both convolutions stored into, read whole: 96 channels of 784 pixels.
   CHECK(countOccurrences(hopper.source, ", 75264, 784, 1};") == 1);
-  // The coefficients once a channel (one square root), a multiply-add and the Relu an element.
+  // The coefficients once a channel, a multiply-add and the Relu an element (the other square root
+  // is BatchNormalization's element form in the cuDNN call's prelude).
   CHECK(countOccurrences(hopper.source, "Channel channel(int k) const") == 1);
-  CHECK(countOccurrences(hopper.source, "tcx::op::Sqrt") == 1);
+  CHECK(countOccurrences(hopper.source, "tcx::op::Sqrt") == 2);
   CHECK(countOccurrences(hopper.source, "v * c.f0 + c.f1") == 1);
   CHECK(countOccurrences(hopper.source, "tcx::Access::ColContiguous, true, k2_Epilogue, k2_Prologue>(p, k2_Epilogue{b}, "
                                         "k2_Prologue{b})") == 1);
-  // cuDNN would read the convolution's input from memory: none on offer for the GEMM.
-  CHECK(std::ranges::find(hopper.vendorAlternatives, gemm[0].planKernel, &VendorAlternative::planKernel) ==
-        hopper.vendorAlternatives.end());
+  // cuDNN stays on offer, its prelude (no launch of the plan's) staging the BN-ReLU for it to read.
+  const auto offered = std::ranges::find(hopper.vendorAlternatives, gemm[0].planKernel, &VendorAlternative::planKernel);
+  REQUIRE(offered != hopper.vendorAlternatives.end());
+  REQUIRE(offered->prelude);
+  CHECK(offered->prelude->what.rfind("stage ", 0) == 0);
+  CHECK(offered->prelude->buffers == gemm[0].buffers);
+  // Into the buffer every prelude shares, which the profiler allocates only where a call is chosen.
+  CHECK(offered->input == hopper.vendorInput());
+  CHECK(hopper.forVendorCalls(offered->input));
+  CHECK(hopper.scratchBytes.at(offered->input - hopper.numPlanBuffers) == 2 * 96 * 28 * 28 * 4);
+  const auto& conv = std::get<VendorConv>(offered->call);
+  CHECK((conv.cin == 96 && conv.cout == 128 && conv.kh == 1));
 
   INFO("into 32 channels (no tf32 GEMM) and without wgmma the BN-ReLU is a stage the convolution reads");
   VtcSession few(denseLayer(32), defaultGpuPreset());
@@ -115,7 +125,8 @@ TEST_CASE("a pointwise convolution applies the BN-ReLU before it as it stages it
     REQUIRE(launchesDescribed(staged, "stage ").size() == 1);
     // cuDNN stays on offer for the convolution, reading the stage (it replaces the kernel's last launch).
     const int kernel = launchesDescribed(staged, "stage ")[0].planKernel;
-    CHECK(std::ranges::find(staged.vendorAlternatives, kernel, &VendorAlternative::planKernel) !=
-          staged.vendorAlternatives.end());
+    const auto offered = std::ranges::find(staged.vendorAlternatives, kernel, &VendorAlternative::planKernel);
+    REQUIRE(offered != staged.vendorAlternatives.end());
+    CHECK_FALSE(offered->prelude);
   }
 }

@@ -89,17 +89,8 @@ std::optional<ChannelAffine> inferenceAffine(const Node& node) {
     affineCoefficients<C>(node, params, a, b);
     return ChannelAffine{Tensor::fromVector<C>(channels, a), Tensor::fromVector<C>(channels, b)};
   };
-  switch (dtype) {
-  case DType::F32: return build.template operator()<float>();
-  case DType::F64: return build.template operator()<double>();
-  case DType::F16:
-  case DType::BF16:
-  case DType::I64:
-  case DType::I32:
-  case DType::I8:
-  case DType::U8:
-  case DType::Bool: return std::nullopt;
-  }
+  if (dtype == DType::F32) return build.template operator()<float>();
+  if (dtype == DType::F64) return build.template operator()<double>();
   return std::nullopt;
 }
 
