@@ -268,11 +268,16 @@ private:
         if (group(u.user) != p && !(u.user == conv && u.operand == 0)) return;
       for (size_t i = 0; i < n->numInputs(); ++i) {
         const Value* in = n->input(i);
-        const bool inside = in && in->producer() && group(in->producer()) == p;
-        if (!in || (inside && (i == 0 || !affine))) continue;
-        const bool parameter = !in->producer() && (affine || variesAlongChannelsAtMost(in->type().shape, shape));
-        if (i > 0 && affine && !parameter) return;
-        if (parameter && (i > 0 || !affine)) continue;
+        if (!in) continue;
+        const bool inside = in->producer() && group(in->producer()) == p;
+        // Read at the channel (a channel-affine op's coefficients, an operand broadcast along channels at
+        // most): a model parameter, or the prologue would wait on another kernel.
+        const bool atChannel = affine ? i > 0 : !inside && variesAlongChannelsAtMost(in->type().shape, shape);
+        if (atChannel) {
+          if (in->producer()) return;
+          continue;
+        }
+        if (inside) continue; // the chain
         if ((source && source != in) || in->type().shape != shape) return;
         source = in;
       }
