@@ -377,8 +377,9 @@ bool emitLibraryGemm(ValueCode& values, const CodegenTarget& target) {
   if (gemm->bPrologue) {
     const Node& conv = *convolutionAnchor(values);
     const Value* x = conv.input(0);
-    const StridedView staged = values.stageInto(x, values.module().vendorInput(x->type().byteSize()));
-    offerVendorConv(values, conv, staged, gemm->a, *type, values.module().takeLastLaunch());
+    const int input = values.module().vendorInput(x->type().byteSize());
+    GeneratedLaunch prelude = values.stagingKernel(x, input);
+    offerVendorConv(values, conv, rowMajorView(input, x->type().shape), gemm->a, *type, std::move(prelude));
     return true;
   }
   // A float convolution keeps cuDNN's algorithms (and cuBLAS's GEMM) on offer.

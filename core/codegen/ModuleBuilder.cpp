@@ -59,14 +59,6 @@ int ModuleBuilder::vendorInput(int64_t bytes) {
   return vendorInput_;
 }
 
-GeneratedLaunch ModuleBuilder::takeLastLaunch() {
-  TCX_CHECK(plan_.launches.size() > launchStart_, ErrorKind::Internal, "plan kernel {} has no launch to take",
-            currentKernel_);
-  GeneratedLaunch launch = std::move(plan_.launches.back());
-  plan_.launches.pop_back();
-  return launch;
-}
-
 void ModuleBuilder::addVendorAlternative(int planKernel, VendorCall call, int staging, const std::string& entry,
                                          int64_t elements, unsigned perThread, std::string what,
                                          std::optional<GeneratedLaunch> prelude) {
@@ -101,9 +93,9 @@ void ModuleBuilder::addElementKernel(int planKernel, const std::string& entry, c
   addLaunch1d(planKernel, entry, (count + kKernelThreads - 1) / kKernelThreads, kKernelThreads, std::move(what));
 }
 
-void ModuleBuilder::addValueKernel(int planKernel, const std::string& entry, const Shape& shape,
-                                   unsigned perThread, const std::string& type, const std::string& compute,
-                                   const std::string& store, std::string what, const Layout& walk) {
+GeneratedLaunch ModuleBuilder::valueKernel(int planKernel, const std::string& entry, const Shape& shape,
+                                           unsigned perThread, const std::string& type, const std::string& compute,
+                                           const std::string& store, std::string what, const Layout& walk) {
   const int64_t count = numElements(shape);
   const std::string decompose = decomposeWalk(shape, walk);
   const int64_t perBlock = int64_t{kKernelThreads} * perThread;
@@ -128,7 +120,7 @@ void ModuleBuilder::addValueKernel(int planKernel, const std::string& entry, con
       fmt::arg("T", kKernelThreads), fmt::arg("B", perBlock), fmt::arg("E", perThread),
       fmt::arg("name", entry), fmt::arg("N", count), fmt::arg("type", type), fmt::arg("decompose", decompose),
       fmt::arg("compute", compute), fmt::arg("store", store));
-  addLaunch1d(planKernel, entry, (count + perBlock - 1) / perBlock, kKernelThreads, std::move(what));
+  return launch1d(planKernel, entry, (count + perBlock - 1) / perBlock, kKernelThreads, std::move(what));
 }
 
 void ModuleBuilder::addLibraryLaunch(int planKernel, std::string entry, const unsigned (&grid)[3],

@@ -65,9 +65,8 @@ public:
   // `prelude`, if any, computes the call's input first, into vendorInput().
   void addVendorAlternative(int planKernel, VendorCall call, int staging, const std::string& entry, int64_t elements,
                             unsigned perThread, std::string what, std::optional<GeneratedLaunch> prelude = {});
-  // Removes the launch recorded last and returns it: a kernel the caller
-  // appended to run as a vendor alternative's prelude, not in the plan.
-  GeneratedLaunch takeLastLaunch();
+  // Records a launch the caller built (valueKernel's).
+  void recordLaunch(GeneratedLaunch launch) { plan_.launches.push_back(std::move(launch)); }
   // Records the launch of a library kernel with the configuration its
   // planner (kernels/include/tcx/launch.h) gave. Its code instantiates a
   // library template, which weighs on the compile (GeneratedPlan::compileCost).
@@ -90,7 +89,14 @@ public:
   // one's loads behind it: tcx/epilogue.cuh says why).
   void addValueKernel(int planKernel, const std::string& entry, const Shape& shape, unsigned perThread,
                       const std::string& type, const std::string& compute, const std::string& store, std::string what,
-                      const Layout& walk = {});
+                      const Layout& walk = {}) {
+    recordLaunch(valueKernel(planKernel, entry, shape, perThread, type, compute, store, std::move(what), walk));
+  }
+  // The same kernel, its launch returned instead of recorded: a vendor
+  // alternative's prelude (VendorAlternative::prelude) runs only with it.
+  GeneratedLaunch valueKernel(int planKernel, const std::string& entry, const Shape& shape, unsigned perThread,
+                              const std::string& type, const std::string& compute, const std::string& store,
+                              std::string what, const Layout& walk = {});
 
   // Appends a kernel that computes every element of `shape` with one block
   // (ops/CudaLowering.h CudaBlockFold): the output index in x0, x1, ..., the

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <unordered_set>
 
 namespace tcx {
@@ -13,13 +14,6 @@ namespace tcx {
 namespace {
 
 bool isChannelAffine(const Node& n) { return static_cast<bool>(n.op().cudaChannelAffine); }
-
-// Whether operand `i` of chain node `n` is read at the channel alone: a
-// channel-affine op's coefficients, an element-wise op's operand that
-// broadcasts along dimension 1 at most.
-bool readAtChannel(const Node& n, size_t i, const Shape& shape) {
-  return isChannelAffine(n) ? i > 0 : variesAlongChannelsAtMost(n.input(i)->type().shape, shape);
-}
 
 } // namespace
 
@@ -41,12 +35,10 @@ std::optional<ChannelPrologue> channelPrologue(const ValueCode& values, const Va
     for (size_t i = 0; i < n->numInputs(); ++i) {
       const Value* in = n->input(i);
       if (!in) continue;
-      const bool computed = in->producer() && members.count(in->producer());
-      if (readAtChannel(*n, i, shape)) {
-        if (computed) return std::nullopt;
-      } else if (computed) {
+      if (in->producer() && members.count(in->producer())) {
+        if (isChannelAffine(*n) && i > 0) return std::nullopt; // a coefficient the chain computes
         if (upstream.insert(in->producer()).second) pending.push_back(in->producer());
-      } else {
+      } else if (!readAtChannel(*n, i, shape)) {
         if ((prologue.source && prologue.source != in) || in->type().shape != shape || !values.inputAccess(in))
           return std::nullopt;
         prologue.source = in;
@@ -104,7 +96,7 @@ std::string prologueFunctor(ValueCode& values, const ChannelPrologue& prologue) 
       expr = fmt::format("{} * {} + {}", values.call(n->input(0), {}), scale, shift);
     } else {
       for (size_t i = 0; i < n->numInputs(); ++i)
-        if (n->input(i) && readAtChannel(*n, i, shape)) {
+        if (n->input(i) && !std::ranges::count(bound, n->input(i)) && readAtChannel(*n, i, shape)) {
           const Value* in = n->input(i);
           const std::string read = values.call(in, broadcastIndex(in->type().shape, shape, index));
           values.bindLocal(in, field(cudaComputeType(in->type().dtype), read));

@@ -50,19 +50,6 @@ ValueCode::ValueCode(const ExecPlan& plan, const PlanKernel& kernel, int planKer
                      const CodegenTarget& target)
     : plan_(plan), kernel_(kernel), index_(planKernelIndex), module_(module), target_(target) {}
 
-namespace {
-
-StridedView rowMajorView(int buffer, const Shape& shape) {
-  StridedView view;
-  view.buffer = buffer;
-  view.strides.assign(shape.size(), 0);
-  int64_t stride = 1;
-  for (size_t d = shape.size(); d-- > 0; stride *= shape[d]) view.strides[d] = stride;
-  return view;
-}
-
-} // namespace
-
 std::optional<StridedView> ValueCode::memoryView(const Value* v) {
   if (const TensorAccess* access = findAccess(kernel_.inputs, v)) return stridedView(*access);
   if (v->isConstant()) return std::nullopt;
@@ -77,19 +64,19 @@ std::optional<StridedView> ValueCode::stagedView(const Value* v) {
   if (v->isConstant()) return std::nullopt;
   const int scratch = module_.addScratch(v->type().byteSize(), v->name() + ", staged");
   stagedScratch_[v] = scratch;
-  return stageInto(v, scratch);
+  module_.recordLaunch(stagingKernel(v, scratch));
+  return rowMajorView(scratch, v->type().shape);
 }
 
-StridedView ValueCode::stageInto(const Value* v, int buffer) {
+GeneratedLaunch ValueCode::stagingKernel(const Value* v, int buffer) {
   const Shape& shape = v->type().shape;
   const DType dtype = v->type().dtype;
-  module_.addValueKernel(index_, fmt::format("{}stage{}", prefix(), stages_++), shape,
-                         elementsPerThread(numElements(shape)), cudaComputeType(dtype),
-                         fmt::format("    out = {};\n", call(v, indexNames(shape.size()))),
-                         fmt::format("      tcx::store<{}>({}, {}, out);\n", cudaStorageType(dtype),
-                                     ModuleBuilder::bufferRef(buffer), rowMajorOffset(shape)),
-                         fmt::format("stage {}", v->name()));
-  return rowMajorView(buffer, shape);
+  return module_.valueKernel(index_, fmt::format("{}stage{}", prefix(), stages_++), shape,
+                             elementsPerThread(numElements(shape)), cudaComputeType(dtype),
+                             fmt::format("    out = {};\n", call(v, indexNames(shape.size()))),
+                             fmt::format("      tcx::store<{}>({}, {}, out);\n", cudaStorageType(dtype),
+                                         ModuleBuilder::bufferRef(buffer), rowMajorOffset(shape)),
+                             fmt::format("stage {}", v->name()));
 }
 
 const TensorAccess* ValueCode::inputAccess(const Value* v) const { return findAccess(kernel_.inputs, v); }

@@ -56,9 +56,9 @@ public:
   // row-major scratch buffer by a stage of its own (a convolution's
   // element-wise prologue that its kernel cannot apply as it loads).
   std::optional<StridedView> stagedView(const Value* v);
-  // Appends a kernel computing v into `buffer`, row-major, and records its
-  // launch; returns the buffer's view as v.
-  StridedView stageInto(const Value* v, int buffer);
+  // Appends a kernel computing v into `buffer`, row-major (rowMajorView),
+  // and returns its launch for the caller to record or run otherwise.
+  GeneratedLaunch stagingKernel(const Value* v, int buffer);
   // v's access as an input of the kernel (its buffer and mapping function),
   // or null when the kernel computes v.
   const TensorAccess* inputAccess(const Value* v) const;

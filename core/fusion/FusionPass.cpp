@@ -269,15 +269,15 @@ private:
       for (size_t i = 0; i < n->numInputs(); ++i) {
         const Value* in = n->input(i);
         if (!in) continue;
-        const bool inside = in->producer() && group(in->producer()) == p;
-        // Read at the channel (a channel-affine op's coefficients, an operand broadcast along channels at
-        // most): a model parameter, or the prologue would wait on another kernel.
-        const bool atChannel = affine ? i > 0 : !inside && variesAlongChannelsAtMost(in->type().shape, shape);
-        if (atChannel) {
+        if (in->producer() && group(in->producer()) == p) {
+          if (affine && i > 0) return; // a coefficient the chain computes
+          continue;                    // the chain
+        }
+        // Read at the channel: a model parameter, or the prologue would wait on another kernel.
+        if (readAtChannel(*n, i, shape)) {
           if (in->producer()) return;
           continue;
         }
-        if (inside) continue; // the chain
         if ((source && source != in) || in->type().shape != shape) return;
         source = in;
       }
@@ -381,11 +381,13 @@ bool isPointwiseConvolution(const Node& conv) {
   return true;
 }
 
-bool variesAlongChannelsAtMost(const Shape& shape, const Shape& result) {
-  if (shape.size() > result.size()) return false;
-  const size_t offset = result.size() - shape.size();
-  for (size_t d = 0; d < shape.size(); ++d)
-    if (shape[d] != 1 && d + offset != 1) return false;
+bool readAtChannel(const Node& node, size_t operand, const Shape& shape) {
+  if (node.op().cudaChannelAffine) return operand > 0;
+  const Shape& in = node.input(operand)->type().shape;
+  if (in.size() > shape.size()) return false;
+  const size_t offset = shape.size() - in.size();
+  for (size_t d = 0; d < in.size(); ++d)
+    if (in[d] != 1 && d + offset != 1) return false;
   return true;
 }
 

@@ -24,9 +24,12 @@ KernelGraph fuseOperators(const Graph& graph);
 // padding: a GEMM per image over the pixels (rule 4; codegen's GEMM form).
 bool isPointwiseConvolution(const Node& conv);
 
-// Whether an operand of `shape`, broadcast to `result` (NumPy's rules),
-// takes one value a channel (dimension 1) or one in all: what rule 4 allows
-// a prologue's constants, and code generation relies on.
-bool variesAlongChannelsAtMost(const Shape& shape, const Shape& result);
+// Whether operand `operand` of a node of a channel prologue (rule 4), whose
+// results have `shape`, is read at the channel alone, where the chain does
+// not compute it: a channel-affine op's coefficients
+// (OpDef::cudaChannelAffine), an element-wise op's operand that broadcasts
+// (NumPy's rules) along dimension 1 at most. Rule 4 and code generation
+// (codegen/PrologueCode.h) both classify operands by it.
+bool readAtChannel(const Node& node, size_t operand, const Shape& shape);
 
 } // namespace tcx

@@ -133,6 +133,19 @@ MappingFunction MappingFunction::remapSources(const std::vector<int>& newIndex, 
     if (p.source != MappingPiece::kFill) p.source = newIndex.at(p.source);
     f.addPiece(std::move(p));
   }
+  // Pieces that now read one source at one offset differ in their guards
+  // alone, and the pieces cover the index space: they are one piece, read
+  // without a guard (a concatenation whose parts are stored side by side in
+  // the buffer of a later one, read whole: DenseNet's features so far).
+  const std::vector<MappingPiece>& pieces = f.pieces_;
+  const bool oneOffset = pieces.size() > 1 && std::ranges::all_of(pieces, [&](const MappingPiece& p) {
+    return p.source != MappingPiece::kFill && p.source == pieces[0].source && p.offset == pieces[0].offset;
+  });
+  if (oneOffset) {
+    MappingPiece whole = pieces[0];
+    whole.where.clear();
+    f.pieces_ = {std::move(whole)};
+  }
   return f;
 }
 

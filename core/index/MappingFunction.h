@@ -70,7 +70,8 @@ public:
   // indices firstNewSource + k). Sources other than j keep their indices.
   MappingFunction composeSource(int j, const MappingFunction& inner, int* firstNewSource = nullptr) const;
   // Re-indexes sources: source s becomes newIndex[s] (sources may merge),
-  // with newShapes the resulting source shapes.
+  // with newShapes the resulting source shapes. Where every piece then reads
+  // one source at one offset, they become one unguarded piece.
   MappingFunction remapSources(const std::vector<int>& newIndex, const std::vector<Shape>& newShapes) const;
 
   // (source, offset) of virtual index x; source kFill for a fill piece.

@@ -1,7 +1,5 @@
 #include "plan/StridedView.h"
 
-#include <algorithm>
-
 namespace tcx {
 
 namespace {
@@ -39,18 +37,7 @@ std::optional<StridedView> pieceView(const MappingPiece& piece, const Shape& sha
 } // namespace
 
 std::optional<StridedView> stridedView(const TensorAccess& access, int groupedDim, int64_t group) {
-  const std::vector<MappingPiece>& pieces = access.mapping.pieces();
-  // Pieces that differ in their guards alone, reading one buffer at one
-  // offset, are that offset everywhere (a mapping function covers its index
-  // space): a concatenation whose parts VTC stored side by side in one
-  // buffer, read whole (DenseNet's features so far, into each layer).
-  const bool oneOffset = !pieces.empty() && std::ranges::all_of(pieces, [&](const MappingPiece& p) {
-    return p.source != MappingPiece::kFill && access.buffers.at(p.source) == access.buffers.at(pieces[0].source) &&
-           p.offset == pieces[0].offset;
-  });
-  if (pieces.size() > 1 && !oneOffset) return std::nullopt;
-  if (pieces.size() == 1 && !pieces[0].where.empty()) return std::nullopt;
-  std::optional<StridedView> view = pieceView(pieces.at(0), access.mapping.virtualShape(), groupedDim, group);
+  std::optional<StridedView> view = stridedView(access.mapping, groupedDim, group);
   if (view) view->buffer = access.buffers.at(view->buffer);
   return view;
 }
@@ -58,6 +45,15 @@ std::optional<StridedView> stridedView(const TensorAccess& access, int groupedDi
 std::optional<StridedView> stridedView(const MappingFunction& m, int groupedDim, int64_t group) {
   if (m.pieces().size() != 1 || !m.pieces().front().where.empty()) return std::nullopt;
   return pieceView(m.pieces().front(), m.virtualShape(), groupedDim, group);
+}
+
+StridedView rowMajorView(int buffer, const Shape& shape) {
+  StridedView view;
+  view.buffer = buffer;
+  view.strides.assign(shape.size(), 0);
+  int64_t stride = 1;
+  for (size_t d = shape.size(); d-- > 0; stride *= shape[d]) view.strides[d] = stride;
+  return view;
 }
 
 bool hasStridedView(const TensorAccess& access) {

@@ -3,9 +3,9 @@
 // calls) take. It exists when the access's mapping function is a single
 // unconstrained piece over one buffer whose offset is affine in the index
 // (VTC Remark 1 with b(I) = 0), or affine once one dimension is divided by a
-// group size: the GQA/MQA case, where query head h reads KV head h / G. An
-// access whose pieces differ in their guards alone (one buffer, one offset:
-// a concatenation stored in place) is that one piece.
+// group size: the GQA/MQA case, where query head h reads KV head h / G. (A
+// concatenation stored in place, read whole, is one such piece:
+// MappingFunction::remapSources merges its parts'.)
 
 #include "plan/ExecPlan.h"
 
@@ -30,6 +30,9 @@ std::optional<StridedView> stridedView(const TensorAccess& access, int groupedDi
 // The same of a mapping function alone, before buffers exist (layout
 // choice); `buffer` is then the mapping's source.
 std::optional<StridedView> stridedView(const MappingFunction& mapping, int groupedDim = -1, int64_t group = 1);
+
+// A dense row-major buffer of `shape` (a scratch buffer a stage writes).
+StridedView rowMajorView(int buffer, const Shape& shape);
 
 // Whether the access is a strided view, plainly or with one dimension grouped
 // by a divisor its offset shows (x_d / g): what the library kernels need of

@@ -76,7 +76,12 @@ void checkGeneratedCode(const test::RealModel& m, const ExecPlan& plan) {
   };
   for (const VendorAlternative& a : code.vendorAlternatives) {
     checkLaunch(a.epilogue);
-    CHECK(std::ranges::count(code.launches, a.planKernel, &GeneratedLaunch::planKernel) == 1);
+    // It replaces its kernel's last launch; a prelude computes its input where the kernel computes it as it loads.
+    CHECK(std::ranges::count(code.launches, a.planKernel, &GeneratedLaunch::planKernel) >= 1);
+    if (a.prelude) {
+      checkLaunch(*a.prelude);
+      CHECK(a.input == code.vendorInput());
+    }
     if (const auto* g = std::get_if<VendorGemm>(&a.call)) {
       checkGemm(*g);
       continue;
@@ -160,6 +165,57 @@ TEST_CASE("the real CNNs stored channels-last match the reference, and their cod
       CHECK(std::ranges::count_if(plan.buffers, [](const PlanBuffer& b) { return !b.layout.isIdentity(); }) > 0);
       test::requireBitIdentical(s, plan, 7);
       checkGeneratedCode(m, plan);
+    }
+  }
+}
+
+TEST_CASE("DenseNet-121's BN-ReLUs are its 1x1 convolutions' prologues, with statistics as inputs or constants",
+          "[models]") {
+  // 58 dense layers and 3 transitions each apply BN-ReLU to the concatenation of the features so far, then a 1x1
+  // (fusion rule 4); the GEMM applies it as it loads, cuDNN's alternative after a prelude that stages it. The
+  // export passes the statistics as graph inputs; a torchvision export with initializers holds them as constants,
+  // which passes/BatchNormToAffine makes a Mul and an Add: bound here (ImportOptions::inputBindings) to the values
+  // the first run drew.
+  const std::string path = std::string(TCX_SOURCE_DIR) + "/models/real/small/densenet121.dynamo.onnx";
+  Graph asExported = importOnnx(path);
+  const std::map<std::string, Tensor> inputs = randomInputs(asExported, 7);
+  ImportOptions withConstants;
+  for (const Node* n : asExported.nodes())
+    if (n->opType() == "BatchNormalization")
+      for (size_t i = 1; i < n->numInputs(); ++i)
+        if (n->input(i)->isGraphInput()) withConstants.inputBindings[n->input(i)->name()] = inputs.at(n->input(i)->name());
+  REQUIRE(!withConstants.inputBindings.empty());
+  Graph folded = importOnnx(path, withConstants);
+  CHECK(std::ranges::none_of(folded.nodes(), [](const Node* n) { return n->opType() == "BatchNormalization"; }));
+  std::map<std::string, Tensor> remaining;
+  for (const Value* v : folded.inputs()) remaining[v->name()] = inputs.at(v->name());
+  const Tensor before = ReferenceExecutor(asExported).run(inputs).outputs.at(0);
+  const Tensor after = ReferenceExecutor(folded).run(remaining).outputs.at(0);
+  REQUIRE(before.numElements() == after.numElements());
+  for (int64_t i = 0; i < before.numElements(); ++i)
+    CHECK(after.elementAsDouble(i) == Approx(before.elementAsDouble(i)).epsilon(1e-4).margin(1e-5));
+
+  // As element-wise ops, the first layer of each block's BN-ReLU joins the pooling before it as its epilogue
+  // (rule 2 runs before rule 4), and the last one the global mean after it as its prologue (rule 3): 57
+  // prologues of 1x1s, four poolings that store a second output, no store kernel of its own.
+  struct Expected {
+    Graph* graph;
+    const char* ops;
+    size_t prologues, stores;
+  };
+  for (const Expected& e : {Expected{&asExported, "BatchNormalization+Relu", 61, 1}, Expected{&folded, "Mul+Add+Relu", 57, 4}}) {
+    INFO(e.ops);
+    VtcSession s(std::move(*e.graph), defaultGpuPreset());
+    s.select(EdgeConstraintSpecs{});
+    test::requireBitIdentical(s, s.optimizedPlan(), 7);
+    const GeneratedPlan code = generateCuda(s.optimizedPlan());
+    const std::vector<GeneratedLaunch> fused = test::launchesDescribed(code, std::string("after ") + e.ops + " as tf32");
+    CHECK(fused.size() == e.prologues);
+    CHECK(test::launchesDescribed(code, "store ").size() == e.stores);
+    for (const GeneratedLaunch& l : fused) {
+      const auto offered = std::ranges::find(code.vendorAlternatives, l.planKernel, &VendorAlternative::planKernel);
+      REQUIRE(offered != code.vendorAlternatives.end());
+      CHECK(offered->prelude);
     }
   }
 }

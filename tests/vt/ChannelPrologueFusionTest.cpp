@@ -1,8 +1,8 @@
 // Fusion rule 4 (fusion/FusionPass.h): the BN-ReLU a float pointwise
 // convolution alone reads joins the convolution's kernel; not where another
 // kernel reads it too, not before a 3x3 (its padding), not when a statistic
-// is computed. And the concatenation it read, stored in place by VTC, is a
-// strided view read whole (plan/StridedView.h).
+// is computed. And the concatenation it reads, stored in place by VTC, is
+// one piece read whole (index/MappingFunction.h remapSources), a strided view.
 #include "fusion/FusionPass.h"
 #include "ops/GraphBuilder.h"
 #include "plan/PlanLowering.h"
@@ -75,7 +75,9 @@ TEST_CASE("a pointwise convolution takes the BN-ReLU only it reads as its prolog
   REQUIRE(conv != plan.kernels.end());
   const auto read = std::ranges::find(conv->inputs, features, &TensorAccess::value);
   REQUIRE(read != conv->inputs.end());
-  CHECK(read->mapping.pieces().size() == 2);
+  // Its two parts' pieces, one buffer at one offset, are one (MappingFunction::remapSources).
+  REQUIRE(read->mapping.pieces().size() == 1);
+  CHECK(read->mapping.pieces()[0].where.empty());
   const std::optional<StridedView> view = stridedView(*read);
   REQUIRE(view);
   CHECK(view->strides == Ints{28 * 64, 64, 8, 1});

@@ -22,6 +22,16 @@ MappingFunction gqaKeys(int64_t b, int64_t s, int64_t kv, int64_t rep, int64_t d
                                                                                                               MappingFunction::identity(cache));
 }
 
+// The piece of a [rows, cols] mapping for columns [lo, hi) reading source
+// `source` at (x0, x1 - shift): one part of a concatenation along axis 1.
+MappingPiece columns(int source, int64_t lo, int64_t hi, int64_t shift) {
+  MappingPiece p;
+  p.where = {{IndexExpr::var(1), lo, hi}};
+  p.source = source;
+  p.index = {IndexExpr::var(0), IndexExpr::var(1) - shift};
+  return p;
+}
+
 } // namespace
 
 TEST_CASE("composing GQA's data movement gives one mapping onto the cache", "[mapping]") {
@@ -62,13 +72,7 @@ TEST_CASE("split outputs are contiguous along axis 0 and strided along others", 
 TEST_CASE("piecewise mappings cover once and walk row by row", "[mapping][rowwalker]") {
   // Concat of [2,3] and [2,5] along axis 1, as a mapping of the output.
   MappingFunction f({2, 8}, {{2, 3}, {2, 5}});
-  MappingPiece a, b;
-  a.where = {{IndexExpr::var(1), 0, 3}};
-  a.source = 0;
-  a.index = {IndexExpr::var(0), IndexExpr::var(1)};
-  b.where = {{IndexExpr::var(1), 3, 8}};
-  b.source = 1;
-  b.index = {IndexExpr::var(0), IndexExpr::var(1) - 3};
+  const MappingPiece a = columns(0, 0, 3, 0), b = columns(1, 3, 8, 3);
   f.addPiece(a);
   f.addPiece(b);
   CHECK(f.coversExactlyOnce());
@@ -88,4 +92,25 @@ TEST_CASE("piecewise mappings cover once and walk row by row", "[mapping][rowwal
   MappingFunction gap({2, 8}, {{2, 3}});
   gap.addPiece(a);
   CHECK_FALSE(gap.coversExactlyOnce());
+}
+
+TEST_CASE("pieces that come to read one source at one offset become one unguarded piece", "[mapping]") {
+  // A concatenation [2, 8] of parts [2, 3] and [2, 5], each already a view of the columns of one [2, 8] buffer
+  // (their first 3 and last 5): remapped onto that buffer, both pieces read it at 8 x0 + x1.
+  MappingFunction parts({2, 8}, {{2, 8}, {2, 8}});
+  parts.addPiece(columns(0, 0, 3, 0));
+  parts.addPiece(columns(1, 3, 8, 0));
+  const MappingFunction whole = parts.remapSources({0, 0}, {{2, 8}});
+  REQUIRE(whole.pieces().size() == 1);
+  CHECK(whole.pieces()[0].where.empty());
+  CHECK(whole.coversExactlyOnce());
+  const int64_t x[2] = {1, 5};
+  CHECK(whole.evaluate(x).offset == 13);
+
+  INFO("onto two buffers, or one at different offsets, the pieces stay");
+  CHECK(parts.remapSources({0, 1}, {{2, 8}, {2, 8}}).pieces().size() == 2);
+  MappingFunction shifted({2, 8}, {{2, 8}, {2, 8}});
+  shifted.addPiece(columns(0, 0, 3, 0));
+  shifted.addPiece(columns(1, 3, 8, 3));
+  CHECK(shifted.remapSources({0, 0}, {{2, 8}}).pieces().size() == 2);
 }
