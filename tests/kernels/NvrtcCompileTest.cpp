@@ -148,6 +148,35 @@ conv_bf16(tcx::ConvParams p, Epilogue e) { tcx::conv_implicit_gemm_body<__nv_bfl
 )");
 }
 
+TEST_CASE("a grouped convolution hands a split epilogue its results a group at a time", "[kernels][nvrtc]") {
+  // conv_implicit_gemm offsets a group's channels with ChannelOffset; it must
+  // keep compute and store where the functor has them, or runEpilogue calls
+  // it element by element (each load waiting on the previous store).
+  requireCompiles(R"(
+#include "tcx/conv_implicit_gemm.cuh"
+
+struct Split {
+  float* y;
+  struct Out { float v; };
+  __device__ Out compute(int image, int cout, int pixel, float acc) const { return {acc + y[pixel]}; }
+  __device__ void store(int image, int cout, int pixel, const Out& out) const { y[(image * 64 + cout) * 100 + pixel] = out.v; }
+  __device__ void operator()(int image, int cout, int pixel, float acc) const { store(image, cout, pixel, compute(image, cout, pixel, acc)); }
+};
+struct Plain {
+  float* y;
+  __device__ void operator()(int image, int cout, int pixel, float acc) const { y[(image * 64 + cout) * 100 + pixel] = acc; }
+};
+static_assert(tcx::SplitEpilogue<tcx::ChannelOffset<Split>>::value, "a split functor stays split under the offset");
+static_assert(!tcx::SplitEpilogue<tcx::ChannelOffset<Plain>>::value, "a plain functor stays plain");
+
+extern "C" __global__ void __launch_bounds__(tcx::kConvThreads, tcx::kConvMinBlocks)
+grouped_split_staged(tcx::ConvParams p, Split e) { tcx::conv_implicit_gemm_body<float, true>(p, e); }
+
+extern "C" __global__ void __launch_bounds__(tcx::kConvThreads, tcx::kConvMinBlocks)
+grouped_split(tcx::ConvParams p, Split e) { tcx::conv_implicit_gemm_body<__half, false>(p, e); }
+)");
+}
+
 TEST_CASE("attention kernels compile under NVRTC", "[kernels][nvrtc]") {
   requireCompiles(R"(
 #include "tcx/attention.cuh"

@@ -360,7 +360,7 @@ __device__ __forceinline__ void conv_implicit_gemm_body(const ConvParams& p, con
   ConvParams q = p;
   q.x = static_cast<const T*>(p.x) + group * p.cin * p.xStride[1];
   q.w = static_cast<const T*>(p.w) + group * p.cout * p.wStride[0];
-  const auto grouped = [&](int image, int n, int pixel, float acc) { epilogue(image, group * p.cout + n, pixel, acc); };
+  const ChannelOffset<Epilogue> grouped{epilogue, group * p.cout};
   if constexpr (Staged) {
     static_assert(isSame<T, float>, "the staged path copies 32-bit elements");
     detail::convStagedBody(q, grouped);

@@ -37,6 +37,28 @@ struct EpilogueAt {
   bool inside;
 };
 
+// `epilogue` with every channel (its second coordinate) offset by `first`: a
+// grouped convolution's group writes channels first.. of the output. It has
+// compute and store exactly where the functor it wraps has them (compute's
+// return type fails to substitute otherwise), so that runEpilogue still
+// groups a split functor's loads; a lambda in its place would run every
+// grouped convolution's epilogue element by element.
+template <class E> struct ChannelOffset {
+  const E& epilogue;
+  int first;
+  __device__ __forceinline__ void operator()(int batch, int m, int n, float acc) const {
+    epilogue(batch, first + m, n, acc);
+  }
+  template <class F = E>
+  __device__ __forceinline__ auto compute(int batch, int m, int n, float acc) const
+      -> decltype(static_cast<const F&>(epilogue).compute(batch, m, n, acc)) {
+    return epilogue.compute(batch, first + m, n, acc);
+  }
+  template <class Out> __device__ __forceinline__ void store(int batch, int m, int n, const Out& out) const {
+    epilogue.store(batch, first + m, n, out);
+  }
+};
+
 // Runs `epilogue` over the `Count` results `at(i)` names (i < Count, a
 // compile-time loop: `at` folds to registers), `Group` at a time for a
 // split functor. Group divides Count.
