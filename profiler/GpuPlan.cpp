@@ -59,7 +59,8 @@ std::string choiceKey(const GeneratedPlan& code, const GeneratedLaunch& l, const
   for (const GeneratedLaunch* launch : {&l, &alternative.epilogue, alternative.prelude ? &*alternative.prelude : &none}) {
     key += fmt::format("{} {} {} {} {} {} {}", launch->entry, launch->grid[0], launch->grid[1], launch->grid[2],
                        launch->block[0], launch->sharedBytes, launch->buffers.size());
-    for (const BufferBinding& b : launch->buffers) key += fmt::format(" {}", b.byteOffset % 16);
+    // A buffer's offset matters to the choice by its alignment; a launch value (a GEMM's K) as itself.
+    for (const BufferBinding& b : launch->buffers) key += fmt::format(" {}", b.isValue() ? b.byteOffset : b.byteOffset % 16);
     key += "\n";
   }
   return key += code.spanText(code.kernelSpans.at(code.codeKernel.at(l.planKernel)));
@@ -111,7 +112,9 @@ std::vector<void*> GpuPlan::bindArguments(const std::vector<GeneratedLaunch>& la
     TCX_CHECK(bound.size() <= code_.bufferSlots, ErrorKind::Internal, "launch {} binds {} buffers, Buffers holds {}",
               l, bound.size(), code_.bufferSlots);
     for (size_t s = 0; s < bound.size(); ++s)
-      arguments[l * code_.bufferSlots + s] = static_cast<char*>(addresses_.at(bound[s].buffer)) + bound[s].byteOffset;
+      arguments[l * code_.bufferSlots + s] =
+          bound[s].isValue() ? reinterpret_cast<void*>(bound[s].byteOffset)
+                             : static_cast<char*>(addresses_.at(bound[s].buffer)) + bound[s].byteOffset;
   }
   return arguments;
 }

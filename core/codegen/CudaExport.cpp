@@ -95,7 +95,7 @@ struct LaunchSpec {{
   unsigned grid[3], block[3], sharedBytes;
   const char* what;
   struct {{
-    int buffer; // -1: none
+    int buffer; // -1: none, or a launch value: byteOffset itself
     long long byteOffset;
   }} slots[{slots}]; // what each slot of the kernel's argument holds
 }};
@@ -143,7 +143,8 @@ int main(int argc, char** argv) {{
   for (const LaunchSpec& l : kLaunches) {{
     Buffers bound = {{}};
     for (int s = 0; s < {slots}; ++s)
-      if (l.slots[s].buffer >= 0) bound.p[s] = (unsigned char*)address[l.slots[s].buffer] + l.slots[s].byteOffset;
+      bound.p[s] = l.slots[s].buffer >= 0 ? (unsigned char*)address[l.slots[s].buffer] + l.slots[s].byteOffset
+                                          : (void*)l.slots[s].byteOffset;
     arguments.push_back(bound);
   }}
   for (const LaunchSpec& l : kLaunches)

@@ -4,6 +4,7 @@
 #include "codegen/CudaCodegen.h"
 #include "codegen/CudaTypes.h"
 #include "codegen/EpilogueCode.h"
+#include "codegen/KernelText.h"
 #include "codegen/PrologueCode.h"
 #include "codegen/VendorLowering.h"
 #include "fusion/FusionPass.h"
@@ -259,6 +260,15 @@ void emitGemmKernel(ValueCode& values, const GemmMatch& match, ElemType type, co
   const int workspace = plan.workspaceBytes ? module.sharedWorkspace(static_cast<int64_t>(plan.workspaceBytes)) : -1;
   const GemmParams& p = plan.params;
   const char* t = cudaTypeName(type).data();
+  // A GEMM with a B prologue takes K and A's strides as launch values, so
+  // that a dense block's layers, whose GEMMs differ only in K (the layer's
+  // input channels), share their code: DenseNet-121's module held 62 such
+  // GEMMs of about 0.7 s of NVRTC each (docs/benchmarks.md). The K loop of
+  // gemm_wgmma_f32, the one kernel that takes a prologue, runs a count the
+  // kernel computes anyway. Every other GEMM keeps the literals it was
+  // measured with.
+  const bool byLaunch = match.bPrologue.has_value();
+  const auto number = [&](int64_t v) { return byLaunch ? ModuleBuilder::launchValue(v) : std::to_string(v); };
   std::string bounds, body;
   switch (plan.kernel) {
   case GemmKernel::SmallM:
@@ -279,16 +289,17 @@ void emitGemmKernel(ValueCode& values, const GemmMatch& match, ElemType type, co
       "  tcx::GemmParams p;\n"
       "  p.a = {{{a}, {a0}, {a1}, {a2}}};\n"
       "  p.b = {{{b}, {b0}, {b1}, {b2}}};\n"
-      "  p.batch = {batch};\n  p.m = {m};\n  p.n = {n};\n  p.k = {k};\n"
-      "  p.splitK = {splitK};\n  p.kPerSplit = {kPerSplit};\n  p.kChunk = {kChunk};\n  p.workspace = {ws};\n"
+      "  p.batch = {batch};\n  p.m = {m};\n  p.n = {n};\n  p.k = int({k});\n"
+      "  p.splitK = {splitK};\n  p.kPerSplit = int({kPerSplit});\n  p.kChunk = {kChunk};\n  p.workspace = {ws};\n"
       "  tcx::{body}<{args}>(p, {epilogue}{{b}}{prologue});\n}}\n\n",
       fmt::arg("bounds", bounds), fmt::arg("entry", entry), fmt::arg("epilogue", epilogue), 
-      fmt::arg("a", ModuleBuilder::elementPointer(av->buffer, av->offset, t, elem)), fmt::arg("a0", p.a.strideBatch), fmt::arg("a1", p.a.strideRow),
-      fmt::arg("a2", p.a.strideCol), 
+      fmt::arg("a", ModuleBuilder::elementPointer(av->buffer, av->offset, t, elem)),
+      fmt::arg("a0", number(p.a.strideBatch)), fmt::arg("a1", number(p.a.strideRow)),
+      fmt::arg("a2", number(p.a.strideCol)),
       fmt::arg("b", ModuleBuilder::elementPointer(bv->buffer, bv->offset, t, elem)),
       fmt::arg("b0", p.b.strideBatch), fmt::arg("b1", p.b.strideRow), fmt::arg("b2", p.b.strideCol),
-      fmt::arg("batch", p.batch), fmt::arg("m", p.m), fmt::arg("n", p.n), fmt::arg("k", p.k),
-      fmt::arg("splitK", p.splitK), fmt::arg("kPerSplit", p.kPerSplit), fmt::arg("kChunk", p.kChunk),
+      fmt::arg("batch", p.batch), fmt::arg("m", p.m), fmt::arg("n", p.n), fmt::arg("k", number(p.k)),
+      fmt::arg("splitK", p.splitK), fmt::arg("kPerSplit", number(p.kPerSplit)), fmt::arg("kChunk", p.kChunk),
       fmt::arg("ws", workspace >= 0 ? ModuleBuilder::bufferRef(workspace) : "nullptr"), fmt::arg("body", body),
       fmt::arg("args", gemmTemplateArgs(plan, epilogue) + (prologueArgs.empty() ? "" : ", " + prologueArgs)),
       fmt::arg("prologue", prologueArgs.empty() ? "" : ", " + prologueArgs + "{b}")));
@@ -302,6 +313,31 @@ bool emitGemm(ValueCode& values, const GemmMatch& match, ElemType type, const st
   if (!epilogue) return false;
   emitGemmKernel(values, match, type, *epilogue, values.prefix() + "Epilogue", values.prefix() + "gemm", what);
   return true;
+}
+
+// The kernel that writes `match`'s B with its prologue applied to buffer
+// `out`, dense [batch][k][n] (the convolution's input, NCHW), for a library
+// call (VendorAlternative::prelude): stage_b_prologue_body over the
+// prologue functor emitGemmKernel defined, reading B as the GEMM does, K a
+// launch value as the GEMM's is so that it does not keep the code of GEMMs
+// that differ only in K apart. Its launch is returned, not recorded.
+GeneratedLaunch emitPrologueStage(ValueCode& values, const GemmMatch& match, int out, std::string what) {
+  const GemmProblem& p = match.problem;
+  const std::string prefix = values.prefix();
+  values.module().append(fmt::format(
+      "extern \"C\" __global__ void __launch_bounds__({threads}) {p}prelude(Buffers b) {{\n"
+      "  tcx::GemmParams p{{}};\n"
+      "  p.b = {{{b}, {b0}, {b1}, {b2}}};\n"
+      "  p.batch = {batch};\n  p.n = {n};\n  p.k = int({k});\n"
+      "  tcx::stage_b_prologue_body(p, static_cast<float*>({out}), {p}Prologue{{b}});\n}}\n\n",
+      fmt::arg("threads", kKernelThreads), fmt::arg("p", prefix),
+      fmt::arg("b", ModuleBuilder::elementPointer(match.b.buffer, match.b.offset, "float", 4)),
+      fmt::arg("b0", p.bStrides[0]), fmt::arg("b1", p.bStrides[1]), fmt::arg("b2", p.bStrides[2]),
+      fmt::arg("batch", p.batch), fmt::arg("n", p.n), fmt::arg("k", ModuleBuilder::launchValue(p.k)),
+      fmt::arg("out", ModuleBuilder::bufferRef(out))));
+  const int64_t count = int64_t{p.batch} * p.k * p.n;
+  return ModuleBuilder::launch1d(values.planKernelIndex(), prefix + "prelude", (count + kKernelThreads - 1) / kKernelThreads,
+                                 kKernelThreads, std::move(what));
 }
 
 // A float pointwise convolution whose GEMM runs in tf32 on gemm_wgmma_f32:
@@ -378,7 +414,7 @@ bool emitLibraryGemm(ValueCode& values, const CodegenTarget& target) {
     const Node& conv = *convolutionAnchor(values);
     const Value* x = conv.input(0);
     const int input = values.module().vendorInput(x->type().byteSize());
-    GeneratedLaunch prelude = values.stagingKernel(x, input);
+    GeneratedLaunch prelude = emitPrologueStage(values, *gemm, input, "stage " + x->name());
     offerVendorConv(values, conv, rowMajorView(input, x->type().shape), gemm->a, *type, std::move(prelude));
     return true;
   }

@@ -10,10 +10,16 @@
 
 namespace tcx {
 
-// What a launch binds to one slot of its kernel's argument.
+// What a launch binds to one slot of its kernel's argument: a module buffer
+// at an offset, or (buffer kValue) a launch value, the number byteOffset
+// itself, which the code reads with tcx::slotValue (kernels' abi.h). A
+// number that is a launch value rather than a literal lets kernels whose
+// code differs only in it share their code (ModuleBuilder::launchValue).
 struct BufferBinding {
-  int buffer = 0;         // a module buffer
-  int64_t byteOffset = 0; // added to its address
+  static constexpr int kValue = -1;
+  int buffer = 0;         // a module buffer, or kValue
+  int64_t byteOffset = 0; // added to its address; a launch value's number
+  bool isValue() const { return buffer == kValue; }
   auto operator<=>(const BufferBinding&) const = default;
 };
 
@@ -25,7 +31,8 @@ struct GeneratedLaunch {
   unsigned sharedBytes = 0;
   std::string what; // for reports: "stage MatMul '/attn/MatMul'", "store /x", "gemm", ...
   // What each slot of the kernel's argument holds: its code's b.p[s] is
-  // the address of buffers[s].buffer plus buffers[s].byteOffset.
+  // the address of buffers[s].buffer plus buffers[s].byteOffset (or, for a
+  // launch value, byteOffset).
   std::vector<BufferBinding> buffers;
 };
 

@@ -172,6 +172,10 @@ std::string ModuleBuilder::kernelPrefix(int planKernel) { return fmt::format("k{
 
 std::string ModuleBuilder::bufferRef(int buffer, int64_t byteOffset) { return unboundBufferRef(buffer, byteOffset); }
 
+std::string ModuleBuilder::launchValue(int64_t value) {
+  return fmt::format("tcx::slotValue({})", unboundBufferRef(BufferBinding::kValue, value));
+}
+
 std::string ModuleBuilder::elementPointer(int buffer, int64_t elementOffset, std::string_view type, int elementBytes) {
   if (elementOffset >= 0)
     return fmt::format("static_cast<const {}*>({})", type, bufferRef(buffer, elementOffset * elementBytes));

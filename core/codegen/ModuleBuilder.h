@@ -33,6 +33,10 @@ public:
   // added to its address: a void* the launch binds (GeneratedLaunch::buffers),
   // spelled b.p[buffer] or b.p[buffer+byteOffset] until the kernel is done.
   static std::string bufferRef(int buffer, int64_t byteOffset = 0);
+  // How kernel code reads `value` (>= 0) as a launch value: a number bound
+  // to a slot as buffers are (BufferBinding::kValue), where a literal would
+  // make the code of kernels that differ only in it differ.
+  static std::string launchValue(int64_t value);
   // A `const type*` to element `elementOffset` of `buffer`, whose elements
   // take `elementBytes`; a positive offset goes into the binding.
   static std::string elementPointer(int buffer, int64_t elementOffset, std::string_view type, int elementBytes);
@@ -65,6 +69,10 @@ public:
   // `prelude`, if any, computes the call's input first, into vendorInput().
   void addVendorAlternative(int planKernel, VendorCall call, int staging, const std::string& entry, int64_t elements,
                             unsigned perThread, std::string what, std::optional<GeneratedLaunch> prelude = {});
+  // A launch of `blocks` (clamped to [1, kMaxBlocks]; the kernels loop over
+  // the rest) blocks of `threads` threads, returned, not recorded.
+  static GeneratedLaunch launch1d(int planKernel, const std::string& entry, int64_t blocks, unsigned threads,
+                                  std::string what);
   // Records a launch the caller built (valueKernel's).
   void recordLaunch(GeneratedLaunch launch) { plan_.launches.push_back(std::move(launch)); }
   // Records the launch of a library kernel with the configuration its
@@ -139,10 +147,6 @@ private:
   void endKernel();
   // The current kernel's launches and its vendor alternative's epilogue.
   std::vector<GeneratedLaunch*> currentLaunches();
-  // A launch of `blocks` (clamped to [1, kMaxBlocks]; the kernels loop over
-  // the rest) blocks of `threads` threads.
-  static GeneratedLaunch launch1d(int planKernel, const std::string& entry, int64_t blocks, unsigned threads,
-                                  std::string what);
   void addLaunch1d(int planKernel, const std::string& entry, int64_t blocks, unsigned threads, std::string what);
   void addLaunch(int planKernel, std::string entry, const unsigned (&grid)[3], const unsigned (&block)[3],
                  unsigned sharedBytes, std::string what);

@@ -59,6 +59,10 @@ std::vector<std::string> describeSlots(const ExecPlan& plan, const GeneratedPlan
   std::vector<std::string> slots;
   for (size_t s = 0; s < launch->buffers.size(); ++s) {
     const BufferBinding& binding = launch->buffers[s];
+    if (binding.isValue()) {
+      slots.push_back(fmt::format("b.p[{}] = {}, a launch value", s, binding.byteOffset));
+      continue;
+    }
     const size_t b = static_cast<size_t>(binding.buffer);
     const std::string& buffer =
         b < code.numPlanBuffers ? plan.buffers.at(b).name : code.scratchNames.at(b - code.numPlanBuffers);

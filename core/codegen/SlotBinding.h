@@ -16,7 +16,8 @@
 namespace tcx {
 
 // b.p[buffer], or b.p[buffer+byteOffset] with a positive offset: a void*
-// that bindSlots replaces with a slot.
+// that bindSlots replaces with a slot. A launch value is buffer
+// BufferBinding::kValue, b.p[-1+value].
 std::string unboundBufferRef(int buffer, int64_t byteOffset);
 
 struct BoundCode {
@@ -31,7 +32,8 @@ BoundCode bindSlots(std::string_view code);
 
 // What each slot of plan kernel `planKernel`'s argument holds, for a reader
 // of its code: "b.p[0] = x", "b.p[1] = /features/Concat_3 + 4096 bytes",
-// "b.p[2] = /attn/Softmax_output_0, staged" (a scratch buffer's name). Its
+// "b.p[2] = /attn/Softmax_output_0, staged" (a scratch buffer's name),
+// "b.p[3] = 224, a launch value". Its
 // launches all bind the same; none if it has no launch.
 std::vector<std::string> describeSlots(const ExecPlan& plan, const GeneratedPlan& code, int planKernel);
 

@@ -5,6 +5,7 @@
 #include "CodegenTestUtil.h"
 
 #include "codegen/CudaCodegen.h"
+#include "codegen/SlotBinding.h"
 #include "codegen/VendorCall.h"
 #include "ops/GraphBuilder.h"
 #include "pipeline/VtcSession.h"
@@ -12,6 +13,9 @@
 #include "tcx/launch.h"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <algorithm>
 
 using namespace tcx;
 using namespace tcx::test;
@@ -29,6 +33,29 @@ Graph convolutions() {
   b.output(b.op("Conv", {x, b.input("narrow", DType::F32, {32, 64, 1, 1})}));
   b.output(b.op("Conv", {x, b.input("w3", DType::F32, {128, 64, 3, 3})},
                 attrs({{"pads", std::vector<int64_t>{1, 1, 1, 1}}})));
+  return b.finish();
+}
+
+// A dense block of `layers` layers as DenseNet's, at 8 images of 56 x 56
+// (enough tiles that no GEMM splits K): each concatenates the
+// block's input (a ReLU here) and every layer's 32 new channels so far, applies BN-ReLU,
+// a 1x1 convolution to 128 channels (K grows by 32 a layer) and a 3x3 to 32.
+Graph denseBlock(int layers) {
+  GraphBuilder b("dense_block");
+  // Computed, as a transition's pooling is, so that it can be stored into the block's concatenation.
+  std::vector<Value*> features{b.op("Relu", {b.input("x", DType::F32, {8, 64, 56, 56})})};
+  for (int i = 0; i < layers; ++i) {
+    const std::string n = std::to_string(i);
+    const int64_t channels = 64 + 32 * i;
+    Value* in = features.size() == 1 ? features[0] : b.op("Concat", features, attrs({{"axis", int64_t{1}}}));
+    std::vector<Value*> bn{in};
+    for (const char* name : {"scale", "bias", "mean", "var"}) bn.push_back(b.input(name + n, DType::F32, {channels}));
+    Value* h = b.op("Conv", {b.op("Relu", {b.op("BatchNormalization", bn)}),
+                             b.input("w" + n, DType::F32, {128, channels, 1, 1})});
+    features.push_back(b.op("Conv", {b.op("Relu", {h}), b.input("v" + n, DType::F32, {32, 128, 3, 3})},
+                            attrs({{"pads", std::vector<int64_t>{1, 1, 1, 1}}})));
+  }
+  b.output(b.op("Concat", features, attrs({{"axis", int64_t{1}}})));
   return b.finish();
 }
 
@@ -94,11 +121,12 @@ TEST_CASE("a pointwise convolution applies the BN-ReLU before it as it stages it
       launchesDescribed(hopper, "conv 1x1 96->128 after BatchNormalization+Relu as tf32 gemm 128x784x96 (batch 2)");
   REQUIRE(gemm.size() == 1);
   // B is the concatenation both convolutions stored into, read whole: 96 channels of 784 pixels.
-  CHECK(countOccurrences(hopper.source, ", 75264, 784, 1};") == 1);
-  // The coefficients once a channel, a multiply-add and the Relu an element (the other square root
-  // is BatchNormalization's element form in the cuDNN call's prelude).
+  CHECK(countOccurrences(hopper.source, ", 75264, 784, 1};") == 2); // the GEMM's and its prelude's
+  // The coefficients once a channel, a multiply-add and the Relu an element; the cuDNN call's prelude
+  // applies the same functor (and reads B as the GEMM does, the strides above).
   CHECK(countOccurrences(hopper.source, "Channel channel(int k) const") == 1);
-  CHECK(countOccurrences(hopper.source, "tcx::op::Sqrt") == 2);
+  CHECK(countOccurrences(hopper.source, "tcx::op::Sqrt") == 1);
+  CHECK(countOccurrences(hopper.source, "tcx::stage_b_prologue_body(p, ") == 1);
   CHECK(countOccurrences(hopper.source, "v * c.f0 + c.f1") == 1);
   CHECK(countOccurrences(hopper.source, "tcx::Access::ColContiguous, true, k2_Epilogue, k2_Prologue>(p, k2_Epilogue{b}, "
                                         "k2_Prologue{b})") == 1);
@@ -129,4 +157,37 @@ TEST_CASE("a pointwise convolution applies the BN-ReLU before it as it stages it
     REQUIRE(offered != staged.vendorAlternatives.end());
     CHECK_FALSE(offered->prelude);
   }
+}
+
+TEST_CASE("dense layers whose GEMMs differ only in K share their code, K a launch value", "[codegen][conv]") {
+  VtcSession s(denseBlock(3), defaultGpuPreset());
+  s.select(EdgeConstraintSpecs{});
+  const GeneratedPlan code = generateCuda(s.optimizedPlan());
+  std::vector<GeneratedLaunch> gemms;
+  for (int k : {64, 96, 128}) {
+    const std::vector<GeneratedLaunch> found = launchesDescribed(
+        code, fmt::format("conv 1x1 {}->128 after BatchNormalization+Relu as tf32 gemm 128x3136x{} (batch 8)", k, k));
+    REQUIRE(found.size() == 1);
+    gemms.push_back(found[0]);
+  }
+  // One kernel's code runs all three; each launch binds its own K.
+  CHECK(gemms[1].entry == gemms[0].entry);
+  CHECK(gemms[2].entry == gemms[0].entry);
+  CHECK(countOccurrences(code.source, "gemm(Buffers b) {") == 1);
+  CHECK(countOccurrences(code.source, "prelude(Buffers b) {") == 1);
+  for (size_t i = 0; i < gemms.size(); ++i) {
+    INFO("K " << 64 + 32 * i);
+    CHECK(std::ranges::count(gemms[i].buffers, BufferBinding{BufferBinding::kValue, int64_t(64 + 32 * i)}) == 1);
+    const std::vector<std::string> slots = describeSlots(s.optimizedPlan(), code, gemms[i].planKernel);
+    CHECK(std::ranges::count_if(slots, [&](const std::string& slot) {
+            return slot.ends_with(fmt::format(" = {}, a launch value", 64 + 32 * i));
+          }) == 1);
+    // cuDNN's prelude runs the shared code too, binding what the GEMM binds.
+    const auto offered = std::ranges::find(code.vendorAlternatives, gemms[i].planKernel, &VendorAlternative::planKernel);
+    REQUIRE(offered != code.vendorAlternatives.end());
+    REQUIRE(offered->prelude);
+    CHECK(offered->prelude->buffers == gemms[i].buffers);
+    CHECK(offered->prelude->grid[0] == (8 * (64 + 32 * i) * 3136 + 255) / 256);
+  }
+  CHECK(code.source.find("p.k = int(tcx::slotValue(b.p[") != std::string::npos);
 }

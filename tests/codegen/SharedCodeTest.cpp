@@ -5,6 +5,7 @@
 #include "Samples.h"
 
 #include "codegen/CudaCodegen.h"
+#include "codegen/ModuleBuilder.h"
 #include "codegen/SlotBinding.h"
 #include "ops/GraphBuilder.h"
 #include "pipeline/VtcSession.h"
@@ -27,6 +28,12 @@ TEST_CASE("a kernel's buffers and offsets are bound to slots in the order its co
   CHECK_THROWS_AS(bindSlots("b.p[x]"), Error);
   CHECK_THROWS_AS(unboundBufferRef(1, -4), Error);
   CHECK(replacePrefix("k1_v0(b) + k12_v1 + xk1_v2 + k1_", "k1_", "k@_") == "k@_v0(b) + k12_v1 + xk1_v2 + k@_");
+  // A launch value takes a slot as a buffer does, the number in its binding.
+  const BoundCode value = bindSlots(unboundBufferRef(2, 0) + " " + ModuleBuilder::launchValue(224) + " " +
+                                    ModuleBuilder::launchValue(0));
+  CHECK(value.code == "b.p[0] tcx::slotValue(b.p[1]) tcx::slotValue(b.p[2])");
+  CHECK(value.buffers == std::vector<BufferBinding>{{2, 0}, {BufferBinding::kValue, 224}, {BufferBinding::kValue, 0}});
+  CHECK(value.buffers[1].isValue());
 }
 
 TEST_CASE("plan kernels whose code differs only in its buffers share one compiled kernel", "[codegen]") {

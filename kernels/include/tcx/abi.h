@@ -28,6 +28,11 @@ enum class Access : int {
   RowContiguous = 2,
 };
 
+// A number a launch binds to a slot of a generated kernel's argument as it binds buffers (a
+// launch value: codegen/GeneratedLaunch.h's BufferBinding::kValue), so that kernels whose code
+// differs only in that number share their code. The slot holds the number as its address.
+TCX_HOST_DEVICE inline i64 slotValue(const void* slot) { return reinterpret_cast<i64>(slot); }
+
 // One operand of a batched GEMM: element (batch, row, col) lives at
 // data + batch * strideBatch + row * strideRow + col * strideCol (strides in elements).
 struct Operand {

@@ -260,6 +260,24 @@ __device__ __forceinline__ void gemm_wgmma_f32_body(const GemmParams& p, const E
   });
 }
 
+// B with a BPrologue applied, written dense ([batch][k][n], n fastest) for a library call that
+// cannot apply it (a cuDNN convolution offered beside the GEMM: VendorAlternative::prelude): the
+// same prologue(prologue.channel(k), b) the GEMM computes as it stages B. p.b is B's view as the
+// GEMM reads it, p.k its channels; one thread an element, grid-stride.
+// Its code names no size of K, so the preludes of GEMMs that differ only in K share it (DenseNet's
+// dense layers: codegen/GemmLowering.cpp).
+template <typename BPrologue>
+__device__ __forceinline__ void stage_b_prologue_body(const GemmParams& p, float* out, const BPrologue& prologue) {
+  const i64 count = i64{p.batch} * p.k * p.n;
+  const float* b = static_cast<const float*>(p.b.data);
+  for (i64 i = i64{blockIdx.x} * blockDim.x + threadIdx.x; i < count; i += i64{gridDim.x} * blockDim.x) {
+    const int n = static_cast<int>(i % p.n);
+    const i64 rest = i / p.n;
+    const int k = static_cast<int>(rest % p.k), image = static_cast<int>(rest / p.k);
+    out[i] = prologue(prologue.channel(k), b[image * p.b.strideBatch + k * p.b.strideRow + n * p.b.strideCol]);
+  }
+}
+
 } // namespace tcx
 
 #endif // TCX_GEMM_WGMMA_F32_CUH
