@@ -60,7 +60,8 @@ std::string choiceKey(const GeneratedPlan& code, const GeneratedLaunch& l, const
     key += fmt::format("{} {} {} {} {} {} {}", launch->entry, launch->grid[0], launch->grid[1], launch->grid[2],
                        launch->block[0], launch->sharedBytes, launch->buffers.size());
     // A buffer's offset matters to the choice by its alignment; a launch value (a GEMM's K) as itself.
-    for (const BufferBinding& b : launch->buffers) key += fmt::format(" {}", b.isValue() ? b.byteOffset : b.byteOffset % 16);
+    for (const BufferBinding& b : launch->buffers)
+      key += fmt::format(" {}", b.isValue() ? b.byteOffset : b.byteOffset % 16);
     key += "\n";
   }
   return key += code.spanText(code.kernelSpans.at(code.codeKernel.at(l.planKernel)));

@@ -336,8 +336,8 @@ GeneratedLaunch emitPrologueStage(ValueCode& values, const GemmMatch& match, int
       fmt::arg("batch", p.batch), fmt::arg("n", p.n), fmt::arg("k", ModuleBuilder::launchValue(p.k)),
       fmt::arg("out", ModuleBuilder::bufferRef(out))));
   const int64_t count = int64_t{p.batch} * p.k * p.n;
-  return ModuleBuilder::launch1d(values.planKernelIndex(), prefix + "prelude", (count + kKernelThreads - 1) / kKernelThreads,
-                                 kKernelThreads, std::move(what));
+  return ModuleBuilder::launch1d(values.planKernelIndex(), prefix + "prelude",
+                                 (count + kKernelThreads - 1) / kKernelThreads, kKernelThreads, std::move(what));
 }
 
 // A float pointwise convolution whose GEMM runs in tf32 on gemm_wgmma_f32:
