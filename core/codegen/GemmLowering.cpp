@@ -241,12 +241,22 @@ GemmPlan planMatch(const ValueCode& values, const GemmMatch& match, ElemType typ
   return planGemm(problem, values.target().smCount, 0, values.target().wgmma);
 }
 
+// How a kernel's code initialises GemmParams operand `o` (its strides)
+// over `view` in `type`: "{pointer, batch, row, col}", each stride through
+// `number` (a literal or a launch value).
+template <typename Number>
+std::string operandCode(const StridedView& view, const Operand& o, ElemType type, const Number& number) {
+  return fmt::format("{{{}, {}, {}, {}}}",
+                     ModuleBuilder::elementPointer(view.buffer, view.offset, cudaTypeName(type), elemBytes(type)),
+                     number(o.strideBatch), number(o.strideRow), number(o.strideCol));
+}
+
+std::string literal(int64_t v) { return std::to_string(v); }
+
 // The GEMM kernel `entry` for `match`, its epilogue the functor `epilogue`
 // (whose code `epilogueCode` defines); `what` describes the launch.
 void emitGemmKernel(ValueCode& values, const GemmMatch& match, ElemType type, const std::string& epilogueCode,
                     const std::string& epilogue, const std::string& entry, const std::string& what) {
-  const int elem = elemBytes(type);
-  const StridedView *av = &match.a, *bv = &match.b;
   const GemmPlan plan = planMatch(values, match, type);
   ModuleBuilder& module = values.module();
   module.append(epilogueCode);
@@ -259,7 +269,6 @@ void emitGemmKernel(ValueCode& values, const GemmMatch& match, ElemType type, co
 
   const int workspace = plan.workspaceBytes ? module.sharedWorkspace(static_cast<int64_t>(plan.workspaceBytes)) : -1;
   const GemmParams& p = plan.params;
-  const char* t = cudaTypeName(type).data();
   // A GEMM with a B prologue takes K and A's strides as launch values, so
   // that a dense block's layers, whose GEMMs differ only in K (the layer's
   // input channels), share their code: DenseNet-121's module held 62 such
@@ -268,7 +277,7 @@ void emitGemmKernel(ValueCode& values, const GemmMatch& match, ElemType type, co
   // kernel computes anyway. Every other GEMM keeps the literals it was
   // measured with.
   const bool byLaunch = match.bPrologue.has_value();
-  const auto number = [&](int64_t v) { return byLaunch ? ModuleBuilder::launchValue(v) : std::to_string(v); };
+  const auto number = [&](int64_t v) { return byLaunch ? ModuleBuilder::launchValue(v) : literal(v); };
   std::string bounds, body;
   switch (plan.kernel) {
   case GemmKernel::SmallM:
@@ -287,17 +296,13 @@ void emitGemmKernel(ValueCode& values, const GemmMatch& match, ElemType type, co
   module.append(fmt::format(
       "extern \"C\" __global__ void __launch_bounds__({bounds}) {entry}(Buffers b) {{\n"
       "  tcx::GemmParams p;\n"
-      "  p.a = {{{a}, {a0}, {a1}, {a2}}};\n"
-      "  p.b = {{{b}, {b0}, {b1}, {b2}}};\n"
+      "  p.a = {a};\n"
+      "  p.b = {b};\n"
       "  p.batch = {batch};\n  p.m = {m};\n  p.n = {n};\n  p.k = int({k});\n"
       "  p.splitK = {splitK};\n  p.kPerSplit = int({kPerSplit});\n  p.kChunk = {kChunk};\n  p.workspace = {ws};\n"
       "  tcx::{body}<{args}>(p, {epilogue}{{b}}{prologue});\n}}\n\n",
       fmt::arg("bounds", bounds), fmt::arg("entry", entry), fmt::arg("epilogue", epilogue), 
-      fmt::arg("a", ModuleBuilder::elementPointer(av->buffer, av->offset, t, elem)),
-      fmt::arg("a0", number(p.a.strideBatch)), fmt::arg("a1", number(p.a.strideRow)),
-      fmt::arg("a2", number(p.a.strideCol)),
-      fmt::arg("b", ModuleBuilder::elementPointer(bv->buffer, bv->offset, t, elem)),
-      fmt::arg("b0", p.b.strideBatch), fmt::arg("b1", p.b.strideRow), fmt::arg("b2", p.b.strideCol),
+      fmt::arg("a", operandCode(match.a, p.a, type, number)), fmt::arg("b", operandCode(match.b, p.b, type, literal)),
       fmt::arg("batch", p.batch), fmt::arg("m", p.m), fmt::arg("n", p.n), fmt::arg("k", number(p.k)),
       fmt::arg("splitK", p.splitK), fmt::arg("kPerSplit", number(p.kPerSplit)), fmt::arg("kChunk", p.kChunk),
       fmt::arg("ws", workspace >= 0 ? ModuleBuilder::bufferRef(workspace) : "nullptr"), fmt::arg("body", body),
@@ -318,23 +323,22 @@ bool emitGemm(ValueCode& values, const GemmMatch& match, ElemType type, const st
 // The kernel that writes `match`'s B with its prologue applied to buffer
 // `out`, dense [batch][k][n] (the convolution's input, NCHW), for a library
 // call (VendorAlternative::prelude): stage_b_prologue_body over the
-// prologue functor emitGemmKernel defined, reading B as the GEMM does, K a
-// launch value as the GEMM's is so that it does not keep the code of GEMMs
-// that differ only in K apart. Its launch is returned, not recorded.
+// prologue functor emitGemmKernel defined, B's operand written as the
+// GEMM's is, K a launch value as the GEMM's is so that it does not keep the
+// code of GEMMs that differ only in K apart. Its launch is returned, not
+// recorded.
 GeneratedLaunch emitPrologueStage(ValueCode& values, const GemmMatch& match, int out, std::string what) {
-  const GemmProblem& p = match.problem;
+  const GemmParams p = planMatch(values, match, ElemType::F32).params;
   const std::string prefix = values.prefix();
   values.module().append(fmt::format(
       "extern \"C\" __global__ void __launch_bounds__({threads}) {p}prelude(Buffers b) {{\n"
       "  tcx::GemmParams p{{}};\n"
-      "  p.b = {{{b}, {b0}, {b1}, {b2}}};\n"
+      "  p.b = {b};\n"
       "  p.batch = {batch};\n  p.n = {n};\n  p.k = int({k});\n"
       "  tcx::stage_b_prologue_body(p, static_cast<float*>({out}), {p}Prologue{{b}});\n}}\n\n",
       fmt::arg("threads", kKernelThreads), fmt::arg("p", prefix),
-      fmt::arg("b", ModuleBuilder::elementPointer(match.b.buffer, match.b.offset, "float", 4)),
-      fmt::arg("b0", p.bStrides[0]), fmt::arg("b1", p.bStrides[1]), fmt::arg("b2", p.bStrides[2]),
-      fmt::arg("batch", p.batch), fmt::arg("n", p.n), fmt::arg("k", ModuleBuilder::launchValue(p.k)),
-      fmt::arg("out", ModuleBuilder::bufferRef(out))));
+      fmt::arg("b", operandCode(match.b, p.b, ElemType::F32, literal)), fmt::arg("batch", p.batch),
+      fmt::arg("n", p.n), fmt::arg("k", ModuleBuilder::launchValue(p.k)), fmt::arg("out", ModuleBuilder::bufferRef(out))));
   const int64_t count = int64_t{p.batch} * p.k * p.n;
   return ModuleBuilder::launch1d(values.planKernelIndex(), prefix + "prelude",
                                  (count + kKernelThreads - 1) / kKernelThreads, kKernelThreads, std::move(what));

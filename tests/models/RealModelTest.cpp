@@ -61,10 +61,7 @@ void checkGeneratedCode(const test::RealModel& m, const ExecPlan& plan) {
     CHECK(code.source.find(" " + l.entry + "(Buffers b)") != std::string::npos);
     CHECK(l.buffers.size() <= code.bufferSlots);
     for (const BufferBinding& binding : l.buffers)
-      if (binding.isValue())
-        CHECK(binding.byteOffset >= 0);
-      else
-        checkInside(binding);
+      if (!binding.isValue()) checkInside(binding); // a launch value names no buffer
   };
   for (const GeneratedLaunch& l : code.launches) checkLaunch(l);
   // Every element a GEMM reads, not just its first, lies inside the buffer.
