@@ -113,14 +113,14 @@ TEST_CASE("library kernels take the GEMMs, the attention and the convolutions", 
   CHECK(countLaunches(conv, "conv") == 3);
   CHECK(conv.launches.size() == 3);
   // All three float convolutions stage their inputs with cp.async; the pointwise ones over a flattened image.
-  CHECK(countOccurrences(conv.source, "conv_implicit_gemm_body<float, true>") == 3);
+  CHECK(countOccurrences(conv.source, "conv_implicit_gemm_body<float, tcx::ConvPath::Staged>") == 3);
   CHECK(countOccurrences(conv.source, "p.h = 1;") == 2);
   // Over 6 x 6 images a staged tile (pixels of one image) would hold 36 pixels of its 128: the three gather
   // their operands in tiles that run across the images.
   VtcSession small(samples::buildYolov11C3k2({2, 8, 6}), defaultGpuPreset());
   small.select(EdgeConstraintSpecs{});
   GeneratedPlan gathered = generateCuda(small.optimizedPlan());
-  CHECK(countOccurrences(gathered.source, "conv_implicit_gemm_body<float, false>") == 3);
+  CHECK(countOccurrences(gathered.source, "conv_implicit_gemm_body<float, tcx::ConvPath::Gathered>") == 3);
   CHECK(launchesDescribed(gathered, "(implicit GEMM, gathered").size() == 3);
 
   // ShuffleNet's depthwise convolution (a channel a group) runs on conv_depthwise.

@@ -312,7 +312,7 @@ ConvParams denseConv(int batch, int cin, int size, int cout, int kernel) {
 
 TEST_CASE("float convolutions take the staged path with bank-conflict-free stages", "[kernels][launch]") {
   const ConvPlan plan = planConv(denseConv(16, 64, 160, 64, 3), ElemType::F32, true, true, 132);
-  REQUIRE(plan.staged);
+  REQUIRE(plan.path == ConvPath::Staged);
   CHECK(plan.params.vectorX == 1);
   CHECK(plan.params.vectorW == 1);
   const ConvHaloGeometry geo = convHaloGeometry(plan.params);
@@ -344,7 +344,7 @@ TEST_CASE("convolutions with few tiles split K until the tiles fill the GPU", "[
   INFO("ResNet's last 3 x 3 512 -> 512 on 7 x 7: one pixel tile x 8 channel tiles on 264 block slots want 33 "
        "splits; 64 chunks of 8 channels allow 32 of two chunks");
   const ConvPlan last = planConv(denseConv(1, 512, 7, 512, 3), ElemType::F32, true, true, 132);
-  REQUIRE(last.staged);
+  REQUIRE(last.path == ConvPath::Staged);
   CHECK(last.params.splitK == 32);
   CHECK(last.params.stepsPerSplit == 2);
   CHECK(last.launch.grid[0] == 8u);
@@ -353,7 +353,7 @@ TEST_CASE("convolutions with few tiles split K until the tiles fill the GPU", "[
 
   INFO("gathered bf16, 196 pixels x 512 channels: 16 tiles want 16 splits of 36 K steps of 64: 12 of three steps");
   const ConvPlan gathered = planConv(denseConv(1, 256, 14, 512, 3), ElemType::BF16, true, true, 132);
-  REQUIRE_FALSE(gathered.staged);
+  REQUIRE(gathered.path == ConvPath::Gathered);
   CHECK(gathered.params.splitK == 12);
   CHECK(gathered.params.stepsPerSplit == 3);
   CHECK(gathered.launch.grid[1] == 12u);
@@ -369,12 +369,65 @@ TEST_CASE("convolution views that are not dense copy element by element", "[kern
   ConvParams p = denseConv(3, 12, 20, 70, 3);
   p.xStride[1] = 437; // a channel slice of an odd-sized image
   const ConvPlan strided = planConv(p, ElemType::F32, true, true, 132);
-  CHECK(strided.staged);
+  CHECK(strided.path == ConvPath::Staged);
   CHECK(strided.params.vectorX == 0);
   CHECK(planConv(denseConv(3, 12, 20, 70, 3), ElemType::F32, false, true, 132).params.vectorX == 0);
-  CHECK_FALSE(planConv(denseConv(3, 12, 20, 70, 3), ElemType::BF16, true, true, 132).staged);
-  // Large kernels whose stages would not fit two blocks a multiprocessor gather.
-  CHECK_FALSE(planConv(denseConv(1, 3, 224, 64, 11), ElemType::F32, true, true, 132).staged);
+  CHECK(planConv(denseConv(3, 12, 20, 70, 3), ElemType::BF16, true, true, 132).path == ConvPath::Gathered);
+  // Large kernels whose stages would not fit two blocks a multiprocessor gather, and so does a
+  // stem whose K (3 x 11 x 11) is past the window path's.
+  CHECK(planConv(denseConv(1, 8, 224, 64, 11), ElemType::F32, true, true, 132).path == ConvPath::Gathered);
+  CHECK(planConv(denseConv(1, 3, 224, 64, 11), ElemType::F32, true, true, 132).path == ConvPath::Gathered);
+}
+
+TEST_CASE("stems over few input channels walk K whole on the window path", "[kernels][launch]") {
+  INFO("SqueezeNet's 7 x 7 stride-2 stem, 3 -> 96 channels, at 32 images: 16 x 8 tiles cover the 109 x 109 output "
+       "in 112 x 112 pixels (128 x 1 tiles would take 109 x 128)");
+  ConvParams stem = denseConv(32, 3, 224, 96, 7);
+  stem.padH = stem.padW = 0, stem.strideH = stem.strideW = 2, stem.oh = stem.ow = 109;
+  const ConvPlan plan = planConv(stem, ElemType::F32, true, true, 132);
+  REQUIRE(plan.path == ConvPath::Window);
+  const ConvHaloGeometry geo = convHaloGeometry(plan.params, ConvPath::Window);
+  CHECK(geo.tileW == 16);
+  CHECK(geo.tileH == 8);
+  CHECK(geo.chunkC == 3);
+  CHECK(geo.weightPitch == 3 * 7 * 8 + 4); // kernel rows padded to 8 taps, then the bank padding
+  CHECK(geo.haloRows == 7 * 2 + 7);
+  CHECK(geo.pitch == 40);
+  CHECK(plan.launch.sharedBytes == 4u * (64 * 172 + 2 * 3 * geo.channelFloats));
+  CHECK(plan.launch.sharedBytes <= static_cast<unsigned>(kConvHaloMaxBytes));
+  INFO("two blocks a multiprocessor (the second channel tile's warps are half idle), each walking every 132nd of "
+       "the 32 x 98 pixel tiles for one of 2 channel tiles");
+  CHECK(plan.minBlocks == 2);
+  CHECK(plan.launch.grid[0] == 2u * 132);
+  CHECK(plan.launch.grid[1] == 1u);
+  CHECK(plan.params.splitK == 1);
+  CHECK(plan.workspaceBytes == 0);
+
+  INFO("ResNet's stem (3 -> 64, 112 x 112 in 16 x 8 tiles, one channel tile): three blocks a multiprocessor; at 5 "
+       "images, 490 tiles, a block for each of 396 slots; at 4, 392 tiles would leave slots idle, and at one image "
+       "the gathered path splits K");
+  ConvParams resnet = denseConv(5, 3, 224, 64, 7);
+  resnet.strideH = resnet.strideW = 2, resnet.oh = resnet.ow = 112;
+  const ConvPlan five = planConv(resnet, ElemType::F32, true, true, 132);
+  REQUIRE(five.path == ConvPath::Window);
+  CHECK(five.minBlocks == 3);
+  CHECK(five.launch.grid[0] == 3u * 132);
+  CHECK(five.launch.sharedBytes <= static_cast<unsigned>(kConvWindowMaxBytes));
+  resnet.batch = 4;
+  CHECK(planConv(resnet, ElemType::F32, true, true, 132).path == ConvPath::Gathered);
+  resnet.batch = 1;
+  const ConvPlan one = planConv(resnet, ElemType::F32, true, true, 132);
+  REQUIRE(one.path == ConvPath::Gathered);
+  CHECK(one.params.splitK > 1);
+  INFO("a 3 x 3 stem reads its kernel rows as 4 taps: K 3 x 3 x 4 = 36, padded to 40");
+  ConvParams small = denseConv(32, 3, 224, 32, 3);
+  small.strideH = small.strideW = 2, small.oh = small.ow = 112;
+  const ConvPlan three3 = planConv(small, ElemType::F32, true, true, 132);
+  REQUIRE(three3.path == ConvPath::Window);
+  CHECK(convHaloGeometry(three3.params, ConvPath::Window).weightPitch == 40 + 4);
+  INFO("8 input channels fill the staged path's steps; 16-bit types gather");
+  CHECK(planConv(denseConv(1, 8, 112, 32, 3), ElemType::F32, true, true, 132).path == ConvPath::Staged);
+  CHECK(planConv(stem, ElemType::BF16, true, true, 132).path == ConvPath::Gathered);
 }
 
 TEST_CASE("depthwise convolutions run a thread an output over NCHW, in shared tiles over channels-last x",
@@ -407,10 +460,10 @@ TEST_CASE("depthwise convolutions run a thread an output over NCHW, in shared ti
 TEST_CASE("small images at a large batch gather in tiles that run across images", "[kernels][launch]") {
   INFO("ResNet's last stage at 32 images: staged, 32 tiles of 49 pixels; gathered, 13 tiles of 128");
   const ConvPlan last = planConv(denseConv(32, 512, 7, 512, 3), ElemType::F32, true, true, 132);
-  CHECK_FALSE(last.staged);
+  CHECK(last.path == ConvPath::Gathered);
   CHECK(last.launch.grid[0] == 13u * 8);
   INFO("one image: the tiles are as many either way, and the staged path copies less");
-  CHECK(planConv(denseConv(1, 512, 7, 512, 3), ElemType::F32, true, true, 132).staged);
+  CHECK(planConv(denseConv(1, 512, 7, 512, 3), ElemType::F32, true, true, 132).path == ConvPath::Staged);
   INFO("14 x 14 at 32 images: 64 staged tiles against 49 gathered, staged");
-  CHECK(planConv(denseConv(32, 256, 14, 256, 3), ElemType::F32, true, true, 132).staged);
+  CHECK(planConv(denseConv(32, 256, 14, 256, 3), ElemType::F32, true, true, 132).path == ConvPath::Staged);
 }

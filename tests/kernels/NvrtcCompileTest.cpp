@@ -135,16 +135,19 @@ struct Epilogue {
 };
 
 extern "C" __global__ void __launch_bounds__(tcx::kConvThreads, tcx::kConvMinBlocks)
-conv_float_staged(tcx::ConvParams p, Epilogue e) { tcx::conv_implicit_gemm_body<float, true>(p, e); }
+conv_float_staged(tcx::ConvParams p, Epilogue e) { tcx::conv_implicit_gemm_body<float, tcx::ConvPath::Staged>(p, e); }
+
+extern "C" __global__ void __launch_bounds__(tcx::kConvThreads, 3)
+conv_float_window(tcx::ConvParams p, Epilogue e) { tcx::conv_implicit_gemm_body<float, tcx::ConvPath::Window>(p, e); }
 
 extern "C" __global__ void __launch_bounds__(tcx::kConvThreads, tcx::kConvMinBlocks)
-conv_float(tcx::ConvParams p, Epilogue e) { tcx::conv_implicit_gemm_body<float, false>(p, e); }
+conv_float(tcx::ConvParams p, Epilogue e) { tcx::conv_implicit_gemm_body<float, tcx::ConvPath::Gathered>(p, e); }
 
 extern "C" __global__ void __launch_bounds__(tcx::kConvThreads, tcx::kConvMinBlocks)
-conv_half(tcx::ConvParams p, Epilogue e) { tcx::conv_implicit_gemm_body<__half, false>(p, e); }
+conv_half(tcx::ConvParams p, Epilogue e) { tcx::conv_implicit_gemm_body<__half, tcx::ConvPath::Gathered>(p, e); }
 
 extern "C" __global__ void __launch_bounds__(tcx::kConvThreads, tcx::kConvMinBlocks)
-conv_bf16(tcx::ConvParams p, Epilogue e) { tcx::conv_implicit_gemm_body<__nv_bfloat16, false>(p, e); }
+conv_bf16(tcx::ConvParams p, Epilogue e) { tcx::conv_implicit_gemm_body<__nv_bfloat16, tcx::ConvPath::Gathered>(p, e); }
 )");
 }
 
@@ -170,10 +173,13 @@ static_assert(tcx::SplitEpilogue<tcx::ChannelOffset<Split>>::value, "a split fun
 static_assert(!tcx::SplitEpilogue<tcx::ChannelOffset<Plain>>::value, "a plain functor stays plain");
 
 extern "C" __global__ void __launch_bounds__(tcx::kConvThreads, tcx::kConvMinBlocks)
-grouped_split_staged(tcx::ConvParams p, Split e) { tcx::conv_implicit_gemm_body<float, true>(p, e); }
+grouped_split_staged(tcx::ConvParams p, Split e) { tcx::conv_implicit_gemm_body<float, tcx::ConvPath::Staged>(p, e); }
+
+extern "C" __global__ void __launch_bounds__(tcx::kConvThreads, 3)
+grouped_split_window(tcx::ConvParams p, Split e) { tcx::conv_implicit_gemm_body<float, tcx::ConvPath::Window>(p, e); }
 
 extern "C" __global__ void __launch_bounds__(tcx::kConvThreads, tcx::kConvMinBlocks)
-grouped_split(tcx::ConvParams p, Split e) { tcx::conv_implicit_gemm_body<__half, false>(p, e); }
+grouped_split(tcx::ConvParams p, Split e) { tcx::conv_implicit_gemm_body<__half, tcx::ConvPath::Gathered>(p, e); }
 )");
 }
 

@@ -119,15 +119,15 @@ struct ConvParams {
   int padW;
   int dilationH;
   int dilationW;
-  // Nonzero where the staged path may copy x (w) 16 bytes at a time: w dense along K (c, r, s); x
-  // with unit column stride; either's other strides multiples of 4 and its base 16-byte aligned
-  // (planConv sets them).
+  // Nonzero where the staged and window paths may copy x (w) 16 bytes at a time: w dense along K
+  // (c, r, s); x with unit column stride; either's other strides multiples of 4 and its base
+  // 16-byte aligned (planConv sets them).
   int vectorX;
   int vectorW;
   // Split-K (planConv sets them): blockIdx.y is the split, which runs K steps [split *
   // stepsPerSplit, (split + 1) * stepsPerSplit), a step being a channel chunk on the staged path
-  // and kConvTileK elements on the gathered one; with splitK > 1 the blocks combine through
-  // workspace (split_k.cuh).
+  // and kConvTileK elements on the gathered one (the window path has one step and never splits);
+  // with splitK > 1 the blocks combine through workspace (split_k.cuh).
   int splitK;
   int stepsPerSplit;
   void* workspace;
@@ -224,15 +224,31 @@ inline constexpr int kConvStageBytes = (kConvTileM + kConvTileN) * kConvRowBytes
 inline constexpr int kConvSharedBytes = 2 * kConvStageBytes;
 TCX_HOST_DEVICE constexpr int convTileK(int elemBytes) { return 128 / elemBytes; } // K elements a gathered step
 
-// conv_implicit_gemm's staged path (float): a block computes tileH x tileW output pixels of one
-// image (tileH * tileW == kConvTileM) for kConvTileN output channels. A stage holds, for chunkC
-// input channels, the input window those pixels read (haloRows rows of `pitch` floats, the
-// window's first column at `lead` so that 16-byte copies stay aligned) and the weights of those
-// channels in their (c, r, s) order, weightPitch floats per output channel; kConvStages stages in
-// flight. The paddings make a warp's fragment loads hit 32 distinct banks: channelFloats is 8
-// modulo 16 (lanes t = 0..3 read channels t), weightPitch 4 modulo 8 (lanes g read channels g).
+// conv_implicit_gemm's paths (launch.h's planConv picks one):
+// - Gathered: any type; tiles of kConvTileM pixels running across images, both operands gathered.
+// - Staged (float): a block computes tileH x tileW output pixels of one image (tileH * tileW ==
+//   kConvTileM) for kConvTileN output channels. A stage holds, for chunkC input channels, the
+//   input window those pixels read (haloRows rows of `pitch` floats, the window's first column at
+//   `lead` so that 16-byte copies stay aligned) and the weights of those channels in their (c, r,
+//   s) order, weightPitch floats per output channel; kConvStages stages in flight. The paddings
+//   make a warp's fragment loads hit 32 distinct banks: channelFloats is 8 modulo 16 (lanes t =
+//   0..3 read channels t), weightPitch 4 modulo 8 (lanes g read channels g).
+// - Window (float, fewer than 8 input channels: the stems over RGB images): tiles as the staged
+//   path's, but a stage is every channel's window and the block keeps all of its channels'
+//   weights, K whole; the block walks pixel tiles with the next tile's window in flight. K runs
+//   over (c, r, s) with each kernel row padded to convWindowRowTaps taps (zero weights), so that
+//   an MMA step of 8 is one padded row (or two) and a lane's operands sit at offsets the step
+//   fixes: a window reads kw rounded up to 4 or 8 columns per row.
+enum class ConvPath : int { Gathered = 0, Staged = 1, Window = 2 };
 inline constexpr int kConvStages = 3;
 inline constexpr int kConvHaloMaxBytes = 108 * 1024; // two blocks a multiprocessor
+// The window path's padded K (cin * kh * convWindowRowTaps) at most: 3 channels of 7 x 8 taps is
+// 168; weights of 256 take 66 KiB of the block's shared memory.
+inline constexpr int kConvWindowMaxK = 256;
+TCX_HOST_DEVICE constexpr int convWindowRowTaps(const ConvParams& p) { return p.kw <= 4 ? 4 : 8; }
+// The window path runs three blocks a multiprocessor where one channel tile covers cout (its MMA
+// loop holds no index registers: 80 of them), in at most kConvWindowMaxBytes of shared memory each.
+inline constexpr int kConvWindowMaxBytes = 72 * 1024;
 struct ConvHaloGeometry {
   int tileH;
   int tileW;
@@ -245,7 +261,7 @@ struct ConvHaloGeometry {
   int stageFloats;
 };
 TCX_HOST_DEVICE constexpr int convRoundUp(int a, int b) { return (a + b - 1) / b * b; }
-TCX_HOST_DEVICE constexpr ConvHaloGeometry convHaloGeometry(const ConvParams& p) {
+TCX_HOST_DEVICE constexpr ConvHaloGeometry convHaloGeometry(const ConvParams& p, ConvPath path = ConvPath::Staged) {
   ConvHaloGeometry g = {};
   // The tile width (8 to 128) that covers the output with the fewest pixels, the widest on ties
   // (longer contiguous input rows).
@@ -259,21 +275,29 @@ TCX_HOST_DEVICE constexpr ConvHaloGeometry convHaloGeometry(const ConvParams& p)
       g.tileH = h;
     }
   }
-  // At least 32 of K a stage: 8 channels of a 3x3 kernel, 32 of a 1x1.
-  const int taps = p.kh * p.kw;
-  g.chunkC = convRoundUp((32 + taps - 1) / taps, 8);
+  // Staged: at least 32 of K a stage, 8 channels of a 3x3 kernel, 32 of a 1x1. Window: every
+  // channel, each kernel row read as convWindowRowTaps taps.
+  const bool window = path == ConvPath::Window;
+  const int rowTaps = window ? convWindowRowTaps(p) : p.kw, taps = p.kh * rowTaps;
+  g.chunkC = window ? p.cin : convRoundUp((32 + taps - 1) / taps, 8);
   g.haloRows = (g.tileH - 1) * p.strideH + (p.kh - 1) * p.dilationH + 1;
   g.lead = (4 - p.padW % 4) % 4;
-  g.pitch = convRoundUp(g.lead + (g.tileW - 1) * p.strideW + (p.kw - 1) * p.dilationW + 1, 4);
+  g.pitch = convRoundUp(g.lead + (g.tileW - 1) * p.strideW + (rowTaps - 1) * p.dilationW + 1, 4);
   g.channelFloats = convRoundUp(g.haloRows * g.pitch, 8);
   if (g.channelFloats % 16 == 0)
     g.channelFloats += 8;
   g.weightPitch = convRoundUp(g.chunkC * taps, 8) + 4;
-  g.stageFloats = g.chunkC * g.channelFloats + kConvTileN * g.weightPitch;
+  g.stageFloats = path == ConvPath::Window ? g.chunkC * g.channelFloats
+                                           : g.chunkC * g.channelFloats + kConvTileN * g.weightPitch;
   return g;
 }
 TCX_HOST_DEVICE constexpr long long convHaloSharedBytes(const ConvParams& p) {
   return 4LL * kConvStages * convHaloGeometry(p).stageFloats;
+}
+// The window path: the weights, then two windows.
+TCX_HOST_DEVICE constexpr long long convWindowSharedBytes(const ConvParams& p) {
+  const ConvHaloGeometry g = convHaloGeometry(p, ConvPath::Window);
+  return 4LL * (kConvTileN * g.weightPitch + 2 * g.stageFloats);
 }
 
 // Attention phase 1: kAttentionBlocksPerSm blocks of kAttentionWarps warps on each

@@ -9,7 +9,7 @@
 // output tile, blockIdx.y the split of K: where the tiles are few (a 7 x 7 image has one tile of
 // pixels) the splits each run a range of K steps and combine through split_k.cuh.
 //
-// Two paths, which planConv picks:
+// Three paths, which planConv picks (abi.h's ConvPath):
 // - Staged (float only; cp.async has no 2-byte copy): a block's output pixels are a tileH x tileW
 //   rectangle of one image, so the inputs they read are, per channel, a small window of whole
 //   input rows. A kConvStages-deep cp.async pipeline copies, per chunk of input channels, that
@@ -19,6 +19,14 @@
 //   MMA fragments are read from the window at each tap's offset: K is walked tap by tap, 8
 //   channels at a time. A 1x1, unit-stride, unpadded convolution over a dense image arrives as a
 //   1 x (h * w) image (the planner flattens it), i.e. a plain GEMM with 512-byte rows.
+// - Window (float, fewer than 8 input channels: a stem over an RGB image): the staged path's 8
+//   channels a step would be mostly zeros (3 channels of 7 x 7 taps: 49 MMA steps for 147 of K),
+//   so K is walked in its (c, r, s) order instead, each kernel row padded with zero weights to 8
+//   taps (4 where kw <= 4): a step is one padded row (or two), and a lane reads the window at its
+//   own tap plus offsets the step fixes (21 steps for 7 x 7 x 3, no index arithmetic or table in
+//   the loop). All of K fits one stage: a block keeps its channels' weights and walks pixel tiles,
+//   the next tile's window copied while this one's MMAs run; each window is rounded to tf32 in
+//   place once it lands (a tile's window is small beside the 21 steps that read it).
 // - Gather (any type, any sizes; float where the images are small, since its tiles run across
 //   images where the staged tiles hold one image's pixels: 49 of 128 at 7 x 7): both operands are
 //   gathered element by element through their strides into registers, 16 bytes of consecutive K per pixel (or output channel), and stored as
@@ -239,9 +247,102 @@ __device__ __forceinline__ bool wholeRun(int first, int size) {
   return (first >= 0 && first + 4 <= size) || first + 4 <= 0 || first >= size;
 }
 
+// The runs of four floats a window is copied in: run i of the thread that copies it (threads
+// take runs threadIdx.x, + kConvThreads, ...) is channel c's row `row` from column `col`.
+struct WindowRun {
+  int c, row, col;
+
+  __device__ __forceinline__ WindowRun(const ConvHaloGeometry& geo, int i) {
+    const int rowRuns = geo.pitch / 4;
+    c = i / (geo.haloRows * rowRuns), row = i / rowRuns % geo.haloRows, col = i % rowRuns * 4;
+  }
+  __device__ __forceinline__ static int count(const ConvHaloGeometry& geo) {
+    return geo.chunkC * geo.haloRows * (geo.pitch / 4);
+  }
+  __device__ __forceinline__ int offset(const ConvHaloGeometry& geo) const {
+    return c * geo.channelFloats + row * geo.pitch + col;
+  }
+};
+
+// Copies (cp.async, not committed) the input window of geo.chunkC channels from c0 of `image`
+// (x's image base) to `window`: each channel's haloRows rows of `pitch` floats from input row ih0
+// and column iw0, zero outside the image and past the last channel.
+__device__ __forceinline__ void copyWindow(const ConvParams& p, const ConvHaloGeometry& geo, const float* image, int c0,
+                                           int ih0, int iw0, float* window) {
+  for (int i = threadIdx.x; i < WindowRun::count(geo); i += kConvThreads) {
+    const WindowRun run(geo, i);
+    const int ih = ih0 + run.row, iw = iw0 + run.col;
+    const bool rowInside = c0 + run.c < p.cin && static_cast<unsigned>(ih) < static_cast<unsigned>(p.h);
+    const float* rowStart =
+        image + (c0 + run.c) * static_cast<int>(p.xStride[1]) + ih * static_cast<int>(p.xStride[2]);
+    copyFour(window + run.offset(geo), image, p.vectorX && (!rowInside || wholeRun(iw, p.width)),
+             [&](int e) -> const float* {
+               const bool inside = rowInside && static_cast<unsigned>(iw + e) < static_cast<unsigned>(p.width);
+               return inside ? rowStart + (iw + e) * static_cast<int>(p.xStride[3]) : nullptr;
+             });
+  }
+}
+
+// Rounds to tf32, in place, the runs of `window` this thread copied: once its copies have landed
+// (cp.async.wait_group), before the barrier that publishes them.
+__device__ __forceinline__ void roundWindow(const ConvHaloGeometry& geo, float* window) {
+  for (int i = threadIdx.x; i < WindowRun::count(geo); i += kConvThreads) {
+    float4* run = reinterpret_cast<float4*>(window + WindowRun(geo, i).offset(geo));
+    float4 v = *run;
+    v.x = toTf32(v.x), v.y = toTf32(v.y), v.z = toTf32(v.z), v.w = toTf32(v.w);
+    *run = v;
+  }
+}
+
 // Fragment bits of a float rounded to tf32. Rounded at every fragment load: the copies bypass
 // registers, and rounding each stage in place before its barrier measured slower (kernels/README.md).
 __device__ __forceinline__ unsigned tf32Bits(float x) { return __float_as_uint(toTf32(x)); }
+
+// A tile of output pixels on the staged and window paths: tileH x tileW pixels of one image from
+// (oh0, ow0), tile number (image * tilesH + tile row) * tilesW + tile column. The number is
+// unsigned, as blockIdx is: divided as an int it made the staged kernels' code a quarter to a half
+// larger (ResNet-18's 3x3s at one image, nvcc 13 for sm_90a, compiled a part at a time as tcx
+// compiles them), and ResNet-18 at one image took 282.9 us against 278.6 on an H200.
+struct HaloTile {
+  int image, oh0, ow0;
+
+  __device__ __forceinline__ HaloTile(const ConvParams& p, const ConvHaloGeometry& geo, unsigned tile) {
+    const int tilesW = (p.ow + geo.tileW - 1) / geo.tileW, tilesH = (p.oh + geo.tileH - 1) / geo.tileH;
+    ow0 = tile % tilesW * geo.tileW;
+    oh0 = tile / tilesW % tilesH * geo.tileH;
+    image = tile / (tilesW * tilesH);
+  }
+  // The input position of the window's first row and shared column.
+  __device__ __forceinline__ int ih0(const ConvParams& p) const { return oh0 * p.strideH - p.padH; }
+  __device__ __forceinline__ int iw0(const ConvParams& p, const ConvHaloGeometry& geo) const {
+    return ow0 * p.strideW - p.padW - geo.lead;
+  }
+  // Hands a warp's accumulators (its rows from warpM * 32) to the epilogue.
+  template <typename Epilogue>
+  __device__ __forceinline__ void finish(const ConvParams& p, const ConvHaloGeometry& geo, const Epilogue& epilogue,
+                                         float (&acc)[2][4][4], int nBase, int warpM) const {
+    const int g = threadIdx.x % 32 / 4;
+    convFinish(p, epilogue, acc, nBase, [&](int mi, int half, int& img, int& pixel) {
+      const int m = warpM * 32 + mi * 16 + g + 8 * half;
+      const int oh = oh0 + m / geo.tileW, ow = ow0 + m % geo.tileW;
+      img = image, pixel = oh * p.ow + ow;
+      return oh < p.oh && ow < p.ow;
+    });
+  }
+};
+
+// Offsets in a channel's window of this lane's fragment rows (mi, g / g + 8) at tap (0, 0).
+__device__ __forceinline__ void fragmentPixels(const ConvParams& p, const ConvHaloGeometry& geo, int warpM,
+                                               int (&pixel)[2][2]) {
+  const int g = threadIdx.x % 32 / 4;
+#pragma unroll
+  for (int mi = 0; mi < 2; ++mi)
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const int m = warpM * 32 + mi * 16 + g + 8 * half;
+      pixel[mi][half] = m / geo.tileW * p.strideH * geo.pitch + geo.lead + m % geo.tileW * p.strideW;
+    }
+}
 
 template <typename Epilogue>
 __device__ __forceinline__ void convStagedBody(const ConvParams& p, const Epilogue& epilogue) {
@@ -250,33 +351,21 @@ __device__ __forceinline__ void convStagedBody(const ConvParams& p, const Epilog
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
   const int warpM = warp % 4, warpN = warp / 4;
   const int taps = p.kh * p.kw, kSize = p.cin * taps, kRun = geo.chunkC * taps;
-  const int tilesN = (p.cout + kConvTileN - 1) / kConvTileN, tilesW = (p.ow + geo.tileW - 1) / geo.tileW,
-            tilesH = (p.oh + geo.tileH - 1) / geo.tileH;
+  const int tilesN = (p.cout + kConvTileN - 1) / kConvTileN;
   // Channel tiles of one pixel tile are adjacent blocks: they copy the same window while it is in L2.
-  const int n0 = blockIdx.x % tilesN * kConvTileN, ow0 = blockIdx.x / tilesN % tilesW * geo.tileW;
-  const int oh0 = blockIdx.x / (tilesN * tilesW) % tilesH * geo.tileH, image = blockIdx.x / (tilesN * tilesW * tilesH);
-  const float* x = static_cast<const float*>(p.x) + image * p.xStride[0];
+  const int n0 = blockIdx.x % tilesN * kConvTileN;
+  const HaloTile tile(p, geo, blockIdx.x / tilesN);
+  const float* x = static_cast<const float*>(p.x) + tile.image * p.xStride[0];
   const float* w = static_cast<const float*>(p.w);
-  // Input position of the window's first row and shared column.
-  const int ih0 = oh0 * p.strideH - p.padH, iw0 = ow0 * p.strideW - p.padW - geo.lead;
+  const int ih0 = tile.ih0(p), iw0 = tile.iw0(p, geo);
   const int chunks = (p.cin + geo.chunkC - 1) / geo.chunkC;
   const int chunkBegin = blockIdx.y * p.stepsPerSplit, steps = min(chunks, chunkBegin + p.stepsPerSplit) - chunkBegin;
 
   auto load = [&](int chunk, int stage) {
     float* as = shared + stage * geo.stageFloats;
     float* bs = as + geo.chunkC * geo.channelFloats;
-    const int c0 = chunk * geo.chunkC, rowRuns = geo.pitch / 4;
-    for (int i = threadIdx.x; i < geo.chunkC * geo.haloRows * rowRuns; i += kConvThreads) {
-      const int c = i / (geo.haloRows * rowRuns), row = i / rowRuns % geo.haloRows, col = i % rowRuns * 4;
-      const int ih = ih0 + row, iw = iw0 + col;
-      const bool rowInside = c0 + c < p.cin && static_cast<unsigned>(ih) < static_cast<unsigned>(p.h);
-      const float* rowStart = x + (c0 + c) * static_cast<int>(p.xStride[1]) + ih * static_cast<int>(p.xStride[2]);
-      copyFour(as + c * geo.channelFloats + row * geo.pitch + col, x, p.vectorX && (!rowInside || wholeRun(iw, p.width)),
-               [&](int e) -> const float* {
-                 const bool inside = rowInside && static_cast<unsigned>(iw + e) < static_cast<unsigned>(p.width);
-                 return inside ? rowStart + (iw + e) * static_cast<int>(p.xStride[3]) : nullptr;
-               });
-    }
+    const int c0 = chunk * geo.chunkC;
+    copyWindow(p, geo, x, c0, ih0, iw0, as);
     for (int i = threadIdx.x; i < kConvTileN * kRun / 4; i += kConvThreads) {
       const int n = n0 + i / (kRun / 4), j = i % (kRun / 4) * 4, k = c0 * taps + j;
       copyFour(bs + (n - n0) * geo.weightPitch + j, w, p.vectorW && (n >= p.cout || wholeRun(k, kSize)),
@@ -290,15 +379,8 @@ __device__ __forceinline__ void convStagedBody(const ConvParams& p, const Epilog
     }
   };
 
-  // Offsets in a channel's window of this lane's fragment rows (mi, g / g + 8) at tap (0, 0).
   int pixel[2][2];
-#pragma unroll
-  for (int mi = 0; mi < 2; ++mi)
-#pragma unroll
-    for (int half = 0; half < 2; ++half) {
-      const int m = warpM * 32 + mi * 16 + g + 8 * half;
-      pixel[mi][half] = m / geo.tileW * p.strideH * geo.pitch + geo.lead + m % geo.tileW * p.strideW;
-    }
+  fragmentPixels(p, geo, warpM, pixel);
 
   float acc[2][4][4] = {};
 #pragma unroll
@@ -342,18 +424,106 @@ __device__ __forceinline__ void convStagedBody(const ConvParams& p, const Epilog
           }
         }
   }
-  convFinish(p, epilogue, acc, n0 + warpN * 32, [&](int mi, int half, int& img, int& pixel) {
-    const int m = warpM * 32 + mi * 16 + g + 8 * half;
-    const int oh = oh0 + m / geo.tileW, ow = ow0 + m % geo.tileW;
-    img = image, pixel = oh * p.ow + ow;
-    return oh < p.oh && ow < p.ow;
-  });
+  tile.finish(p, geo, epilogue, acc, n0 + warpN * 32, warpM);
+}
+
+template <typename Epilogue>
+__device__ __forceinline__ void convWindowBody(const ConvParams& p, const Epilogue& epilogue) {
+  const ConvHaloGeometry geo = convHaloGeometry(p, ConvPath::Window);
+  float* weights = reinterpret_cast<float*>(dynamicShared());
+  float* windows = weights + kConvTileN * geo.weightPitch;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  const int warpM = warp % 4, warpN = warp / 4;
+  const int rowTaps = convWindowRowTaps(p), rows = p.cin * p.kh, kPadded = geo.weightPitch - 4;
+  const int tilesN = (p.cout + kConvTileN - 1) / kConvTileN;
+  const int pixelTiles = p.batch * ((p.oh + geo.tileH - 1) / geo.tileH) * ((p.ow + geo.tileW - 1) / geo.tileW);
+  // As on the staged path the channel tiles of a pixel tile are adjacent blocks; the grid holds a
+  // whole number of pixel-tile columns, each block walking its pixel tiles gridDim.x / tilesN apart.
+  const int n0 = blockIdx.x % tilesN * kConvTileN, firstTile = blockIdx.x / tilesN, tileStride = gridDim.x / tilesN;
+  const float* x = static_cast<const float*>(p.x);
+  const float* w = static_cast<const float*>(p.w);
+
+  auto load = [&](int number, int stage) {
+    const HaloTile tile(p, geo, number);
+    copyWindow(p, geo, x + tile.image * p.xStride[0], 0, tile.ih0(p), tile.iw0(p, geo), windows + stage * geo.stageFloats);
+  };
+  if (firstTile < pixelTiles)
+    load(firstTile, 0);
+  cpAsyncCommit();
+  // The weights in K's padded order, (c, r, s) with s < rowTaps, rounded to tf32 once and zero
+  // past kw, K and cout, while the first window is in flight.
+  for (int i = threadIdx.x; i < kConvTileN * kPadded; i += kConvThreads) {
+    const int n = n0 + i / kPadded, k = i % kPadded, row = k / rowTaps, s = k % rowTaps;
+    weights[(n - n0) * geo.weightPitch + k] =
+        n < p.cout && row < rows && s < p.kw
+            ? toTf32(w[n * static_cast<int>(p.wStride[0]) + row / p.kh * static_cast<int>(p.wStride[1]) +
+                       row % p.kh * static_cast<int>(p.wStride[2]) + s * static_cast<int>(p.wStride[3])])
+            : 0.0f;
+  }
+  // The window offset of padded kernel row `row` (c, r) at tap 0; past the last row, whose weights
+  // are zero, the first row's (the window's own, finite, values).
+  auto rowOffset = [&](int row) {
+    return row < rows ? row / p.kh * geo.channelFloats + row % p.kh * p.dilationH * geo.pitch : 0;
+  };
+
+  int pixel[2][2];
+  fragmentPixels(p, geo, warpM, pixel);
+  // A step of 8 is K from k0: lane t's two A columns are taps t and t + 4 of one padded row of 8,
+  // or tap t of two padded rows of 4; p's sizes are literals in generated kernels, so with the
+  // step loop unrolled the offsets past the lane's own are immediates.
+#pragma unroll
+  for (int mi = 0; mi < 2; ++mi)
+#pragma unroll
+    for (int half = 0; half < 2; ++half)
+      pixel[mi][half] += t * p.dilationW;
+  // A warp whose channels all lie past cout (a 96-channel stem's second tile) only waits at the barriers.
+  const bool active = n0 + warpN * 32 < p.cout;
+  int stage = 0;
+  for (int number = firstTile; number < pixelTiles; number += tileStride, stage ^= 1) {
+    if (number + tileStride < pixelTiles)
+      load(number + tileStride, stage ^ 1);
+    cpAsyncCommit();
+    cpAsyncWait<1>();
+    float* a = windows + stage * geo.stageFloats;
+    roundWindow(geo, a);
+    // Publishes this tile's window (the first time, the weights too).
+    __syncthreads();
+    float acc[2][4][4] = {};
+    if (active) {
+      const float* b = weights + (warpN * 32 + g) * geo.weightPitch + t;
+#pragma unroll
+      for (int k0 = 0; k0 < kPadded; k0 += 8) {
+        const int low = rowOffset(k0 / rowTaps);
+        const int high = rowTaps == 8 ? low + 4 * p.dilationW : rowOffset(k0 / rowTaps + 1);
+        unsigned af[2][4];
+#pragma unroll
+        for (int mi = 0; mi < 2; ++mi) {
+          af[mi][0] = __float_as_uint(a[pixel[mi][0] + low]);
+          af[mi][1] = __float_as_uint(a[pixel[mi][1] + low]);
+          af[mi][2] = __float_as_uint(a[pixel[mi][0] + high]);
+          af[mi][3] = __float_as_uint(a[pixel[mi][1] + high]);
+        }
+#pragma unroll
+        for (int ni = 0; ni < 4; ++ni) {
+          const unsigned b0 = __float_as_uint(b[ni * 8 * geo.weightPitch + k0]);
+          const unsigned b1 = __float_as_uint(b[ni * 8 * geo.weightPitch + k0 + 4]);
+#pragma unroll
+          for (int mi = 0; mi < 2; ++mi)
+            mma1688Tf32(acc[mi][ni], af[mi], b0, b1);
+        }
+      }
+    }
+    HaloTile(p, geo, number).finish(p, geo, epilogue, acc, n0 + warpN * 32, warpM);
+    // Every warp is done with this window before the next iteration copies the one after into it.
+    __syncthreads();
+  }
 }
 
 } // namespace detail
 
-// T: float (tf32 tensor cores), __half or __nv_bfloat16; Staged: the staged path (float only).
-template <typename T, bool Staged, typename Epilogue>
+// T: float (tf32 tensor cores), __half or __nv_bfloat16; Path: the staged and window paths take
+// float only.
+template <typename T, ConvPath Path, typename Epilogue>
 __device__ __forceinline__ void conv_implicit_gemm_body(const ConvParams& p, const Epilogue& epilogue) {
   // The group's channels of x and w, and of the output: offsets of zero for one group.
   const int group = blockIdx.z;
@@ -361,9 +531,12 @@ __device__ __forceinline__ void conv_implicit_gemm_body(const ConvParams& p, con
   q.x = static_cast<const T*>(p.x) + group * p.cin * p.xStride[1];
   q.w = static_cast<const T*>(p.w) + group * p.cout * p.wStride[0];
   const ChannelOffset<Epilogue> grouped{epilogue, group * p.cout};
-  if constexpr (Staged) {
+  if constexpr (Path == ConvPath::Staged) {
     static_assert(isSame<T, float>, "the staged path copies 32-bit elements");
     detail::convStagedBody(q, grouped);
+  } else if constexpr (Path == ConvPath::Window) {
+    static_assert(isSame<T, float>, "the window path copies 32-bit elements");
+    detail::convWindowBody(q, grouped);
   } else {
     detail::convGatherBody<T>(q, grouped);
   }

@@ -1,7 +1,7 @@
 // ConvTranspose over 1-D, 2-D and 3-D inputs with strides, dilations, pads,
 // output_padding, output_shape, both SAME auto_pads, groups with several
 // filters each and depthwise; grouped and depthwise Conv; deep convolutions with few output
-// tiles, which split K; depthwise and pointwise convolutions.
+// tiles, which split K; depthwise and pointwise convolutions; stems over three channels.
 
 #include "CaseSupport.h"
 
@@ -132,6 +132,28 @@ OpCase depthwiseConvCase(DType dtype) {
           }};
 }
 
+// Stems over RGB images, the implicit GEMM's window path in float (fewer than 8 input channels),
+// each with more tiles than an H100's or H200's block slots (the path's condition: 396 at three
+// blocks a multiprocessor for one channel tile, 264 at two), so that blocks walk several:
+// SqueezeNet's 7 x 7 stride 2 with a bias and a Relu (a ragged 131 x 131 output, 459 tiles); a
+// 3 x 3 stride 2 into 70 channels (a second channel tile of 6, its second warp column idle);
+// ConvNeXt's 4 x 4 stride-4 patches over a channels-last image seen through a Transpose (4-byte
+// copies).
+OpCase stemConvCase(DType dtype) {
+  return {caseName("Conv stem", dtype), [=] {
+            GraphBuilder b("stem_conv");
+            Value* x = b.input("x", dtype, {3, 3, 262, 262});
+            b.output(b.op("Relu", {b.op("Conv", {x, b.input("w7", dtype, {20, 3, 7, 7}), b.input("w7_bias", dtype, {20})},
+                                        attrs({{"strides", Ints{2, 2}}, {"pads", Ints{3, 3, 3, 3}}}))}));
+            b.output(b.op("Conv", {x, b.input("w3", dtype, {70, 3, 3, 3})},
+                          attrs({{"strides", Ints{2, 2}}, {"pads", Ints{1, 1, 1, 1}}})));
+            Value* nhwc = b.input("nhwc", dtype, {3, 520, 520, 3});
+            Value* nchw = b.op("Transpose", {nhwc}, attrs({{"perm", Ints{0, 3, 1, 2}}}));
+            b.output(b.op("Conv", {nchw, b.input("w4", dtype, {24, 3, 4, 4})}, attrs({{"strides", Ints{4, 4}}})));
+            return b.finish();
+          }};
+}
+
 // Pointwise convolutions as real models have them: 48 pixels with a bias and a Relu epilogue, over a
 // concatenation (DenseNet's 1 x 1s), and over 25 pixels, rows that are not 16-byte multiples. The
 // first and the last (136 channels: two tiles of 128, the second ragged; K 24, under one stage)
@@ -197,6 +219,7 @@ std::vector<OpCase> convolutionCases() {
     cases.push_back(deepConvCase(dtype));
     cases.push_back(pointwiseConvCase(dtype));
     cases.push_back(depthwiseConvCase(dtype));
+    cases.push_back(stemConvCase(dtype));
   }
   cases.push_back(pointwiseAfterNormCase());
   return cases;
