@@ -291,6 +291,10 @@ TCX_HOST_DEVICE constexpr ConvHaloGeometry convHaloGeometry(const ConvParams& p,
                                            : g.chunkC * g.channelFloats + kConvTileN * g.weightPitch;
   return g;
 }
+// The tiles of output pixels (tileH x tileW of one image) that cover p's output.
+TCX_HOST_DEVICE constexpr int convHaloTiles(const ConvParams& p, const ConvHaloGeometry& g) {
+  return p.batch * ((p.oh + g.tileH - 1) / g.tileH) * ((p.ow + g.tileW - 1) / g.tileW);
+}
 TCX_HOST_DEVICE constexpr long long convHaloSharedBytes(const ConvParams& p) {
   return 4LL * kConvStages * convHaloGeometry(p).stageFloats;
 }

@@ -436,7 +436,7 @@ __device__ __forceinline__ void convWindowBody(const ConvParams& p, const Epilog
   const int warpM = warp % 4, warpN = warp / 4;
   const int rowTaps = convWindowRowTaps(p), rows = p.cin * p.kh, kPadded = geo.weightPitch - 4;
   const int tilesN = (p.cout + kConvTileN - 1) / kConvTileN;
-  const int pixelTiles = p.batch * ((p.oh + geo.tileH - 1) / geo.tileH) * ((p.ow + geo.tileW - 1) / geo.tileW);
+  const int pixelTiles = convHaloTiles(p, geo);
   // As on the staged path the channel tiles of a pixel tile are adjacent blocks; the grid holds a
   // whole number of pixel-tile columns, each block walking its pixel tiles gridDim.x / tilesN apart.
   const int n0 = blockIdx.x % tilesN * kConvTileN, firstTile = blockIdx.x / tilesN, tileStride = gridDim.x / tilesN;
@@ -445,7 +445,8 @@ __device__ __forceinline__ void convWindowBody(const ConvParams& p, const Epilog
 
   auto load = [&](int number, int stage) {
     const HaloTile tile(p, geo, number);
-    copyWindow(p, geo, x + tile.image * p.xStride[0], 0, tile.ih0(p), tile.iw0(p, geo), windows + stage * geo.stageFloats);
+    copyWindow(p, geo, x + tile.image * p.xStride[0], 0, tile.ih0(p), tile.iw0(p, geo),
+               windows + stage * geo.stageFloats);
   };
   if (firstTile < pixelTiles)
     load(firstTile, 0);

@@ -286,9 +286,7 @@ struct ConvPlan {
 // (ResNet's last stage at 32 images: 7 x 7 = 49 pixels in each tile of 128, 32 tiles where 13
 // hold every pixel).
 inline bool smallImages(const ConvParams& p) {
-  const ConvHaloGeometry geo = convHaloGeometry(p);
-  const i64 staged = i64{p.batch} * detail::ceilDiv(p.oh, geo.tileH) * detail::ceilDiv(p.ow, geo.tileW);
-  return 2 * detail::ceilDiv(i64{p.batch} * p.oh * p.ow, kConvTileM) <= staged;
+  return 2 * detail::ceilDiv(i64{p.batch} * p.oh * p.ow, kConvTileM) <= convHaloTiles(p, convHaloGeometry(p));
 }
 
 // Blocks a multiprocessor on the window path: three where one channel tile covers cout, two where a
@@ -301,19 +299,19 @@ inline int windowMinBlocks(const ConvParams& p) { return p.cout <= kConvTileN ? 
 // never splits K, and where the tiles are fewer (a stem at one image: 98 tiles of ResNet's 112 x
 // 112) the gathered path's splits use the multiprocessors it would leave idle.
 inline bool windowFillsGpu(const ConvParams& p, i64 tilesN, int smCount) {
-  const ConvHaloGeometry geo = convHaloGeometry(p, ConvPath::Window);
-  const i64 pixelTiles = i64{p.batch} * detail::ceilDiv(p.oh, geo.tileH) * detail::ceilDiv(p.ow, geo.tileW);
+  const i64 pixelTiles = convHaloTiles(p, convHaloGeometry(p, ConvPath::Window));
   return pixelTiles * tilesN * std::max(p.groups, 1) >= i64{windowMinBlocks(p)} * smCount;
 }
 
-// The window path for float with fewer than 8 input channels (the staged path's steps take 8), a K
-// whose weights fit beside two windows and tiles that fill the GPU (windowFillsGpu); else the staged path for float where its stages fit
-// two blocks a multiprocessor; both where the images are not small (smallImages). Else the gather
-// path. One block per output tile of kConvTileM pixels x kConvTileN channels, the channel tiles
-// of one pixel tile adjacent so that they read the same inputs while those sit in L2; K split as
-// gemm_tiled splits it where the tiles leave multiprocessors idle (splitK == 0 picks it). The
-// window path instead runs windowMinBlocks blocks a multiprocessor (or fewer, where the pixel tiles
-// are fewer), each over every (gridDim.x / tilesN)-th pixel tile, and never splits K.
+// The window path for float with fewer than 8 input channels (the staged path's steps take 8), a
+// K whose weights fit beside two windows in the block's share of shared memory, and tiles that
+// fill the GPU (windowFillsGpu); else the staged path for float where its stages fit two blocks a
+// multiprocessor; both where the images are not small (smallImages). Else the gather path. One
+// block per output tile of kConvTileM pixels x kConvTileN channels, the channel tiles of one pixel
+// tile adjacent so that they read the same inputs while those sit in L2; K split as gemm_tiled
+// splits it where the tiles leave multiprocessors idle (splitK == 0 picks it). The window path
+// instead runs windowMinBlocks blocks a multiprocessor (or fewer, where the pixel tiles are
+// fewer), each over every (gridDim.x / tilesN)-th pixel tile, and never splits K.
 // xAligned16 / wAligned16: the views' base pointers, offsets included, are 16-byte aligned.
 inline ConvPlan planConv(const ConvParams& problem, ElemType type, bool xAligned16, bool wAligned16, int smCount,
                          int splitK = 0) {
@@ -329,16 +327,15 @@ inline ConvPlan planConv(const ConvParams& problem, ElemType type, bool xAligned
   p.vectorW = wAligned16 && wDense && ws[0] % 4 == 0;
   const bool haloTiles = type == ElemType::F32 && !smallImages(p);
   const i64 tilesN = ceilDiv(p.cout, kConvTileN);
+  const long long windowShare = windowMinBlocks(p) > kConvMinBlocks ? kConvWindowMaxBytes : kConvHaloMaxBytes;
   if (haloTiles && p.cin < 8 && p.kw <= 8 && i64{p.cin} * p.kh * convWindowRowTaps(p) <= kConvWindowMaxK &&
-      convWindowSharedBytes(p) <= (windowMinBlocks(p) > kConvMinBlocks ? kConvWindowMaxBytes : kConvHaloMaxBytes) &&
-      windowFillsGpu(p, tilesN, smCount))
+      convWindowSharedBytes(p) <= windowShare && windowFillsGpu(p, tilesN, smCount))
     plan.path = ConvPath::Window;
   else if (haloTiles && convHaloSharedBytes(p) <= kConvHaloMaxBytes)
     plan.path = ConvPath::Staged;
   p.groups = std::max(p.groups, 1);
   if (plan.path == ConvPath::Window) {
-    const ConvHaloGeometry geo = convHaloGeometry(p, ConvPath::Window);
-    const i64 pixelTiles = i64{p.batch} * ceilDiv(p.oh, geo.tileH) * ceilDiv(p.ow, geo.tileW);
+    const i64 pixelTiles = convHaloTiles(p, convHaloGeometry(p, ConvPath::Window));
     plan.minBlocks = windowMinBlocks(p);
     const i64 columns = std::clamp<i64>(i64{plan.minBlocks} * smCount / (tilesN * p.groups), 1, pixelTiles);
     p.splitK = 1, p.stepsPerSplit = 1;
@@ -348,7 +345,7 @@ inline ConvPlan planConv(const ConvParams& problem, ElemType type, bool xAligned
   i64 tiles, steps, sharedBytes;
   if (plan.path == ConvPath::Staged) {
     const ConvHaloGeometry geo = convHaloGeometry(p);
-    tiles = i64{p.batch} * ceilDiv(p.oh, geo.tileH) * ceilDiv(p.ow, geo.tileW) * tilesN;
+    tiles = i64{convHaloTiles(p, geo)} * tilesN;
     steps = ceilDiv(p.cin, geo.chunkC);
     sharedBytes = convHaloSharedBytes(p);
   } else {

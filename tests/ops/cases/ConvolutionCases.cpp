@@ -143,8 +143,9 @@ OpCase stemConvCase(DType dtype) {
   return {caseName("Conv stem", dtype), [=] {
             GraphBuilder b("stem_conv");
             Value* x = b.input("x", dtype, {3, 3, 262, 262});
-            b.output(b.op("Relu", {b.op("Conv", {x, b.input("w7", dtype, {20, 3, 7, 7}), b.input("w7_bias", dtype, {20})},
-                                        attrs({{"strides", Ints{2, 2}}, {"pads", Ints{3, 3, 3, 3}}}))}));
+            Value* stem = b.op("Conv", {x, b.input("w7", dtype, {20, 3, 7, 7}), b.input("w7_bias", dtype, {20})},
+                               attrs({{"strides", Ints{2, 2}}, {"pads", Ints{3, 3, 3, 3}}}));
+            b.output(b.op("Relu", {stem}));
             b.output(b.op("Conv", {x, b.input("w3", dtype, {70, 3, 3, 3})},
                           attrs({{"strides", Ints{2, 2}}, {"pads", Ints{1, 1, 1, 1}}})));
             Value* nhwc = b.input("nhwc", dtype, {3, 520, 520, 3});
