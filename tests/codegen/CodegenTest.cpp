@@ -163,6 +163,36 @@ TEST_CASE("a grouped convolution runs its groups on the implicit GEMM, one per g
   CHECK(countOccurrences(code.source, "tcx::conv_depthwise_body<float>") == 2);
 }
 
+TEST_CASE("stems over RGB images take the window path, three blocks a multiprocessor for one channel tile",
+          "[codegen]") {
+  // SqueezeNet's and ResNet's 7x7 stride-2 stems at 32 images; ResNet's at one image, whose 98 tiles would
+  // leave the GPU's block slots idle, keeps the gathered path and splits K.
+  GraphBuilder b("stems");
+  Value* images = b.input("images", DType::F32, {32, 3, 224, 224});
+  const std::vector<int64_t> strides{2, 2}, pads{3, 3, 3, 3};
+  b.output(b.op("Conv", {images, b.input("squeeze", DType::F32, {96, 3, 7, 7})}, attrs({{"strides", strides}})));
+  b.output(b.op("Conv", {images, b.input("resnet", DType::F32, {64, 3, 7, 7})},
+                attrs({{"strides", strides}, {"pads", pads}})));
+  b.output(b.op("Conv", {b.input("image", DType::F32, {1, 3, 224, 224}), b.input("one", DType::F32, {64, 3, 7, 7})},
+                attrs({{"strides", strides}, {"pads", pads}})));
+  VtcSession s(b.finish(), defaultGpuPreset());
+  const GeneratedPlan code = generateCuda(s.baselinePlan());
+  const auto minBlocksOf = [&](const GeneratedLaunch& l, int blocks) {
+    return code.source.find(fmt::format("__launch_bounds__(tcx::kConvThreads, {}) {}(Buffers b)", blocks, l.entry)) !=
+           std::string::npos;
+  };
+  const auto squeeze = launchesDescribed(code, "conv 7x7 3->96 on 32x224x224 (implicit GEMM, window)");
+  REQUIRE(squeeze.size() == 1);
+  CHECK(squeeze[0].grid[0] == 2u * 132); // two blocks a multiprocessor: the second channel tile is half idle
+  CHECK(minBlocksOf(squeeze[0], 2));
+  const auto resnet = launchesDescribed(code, "conv 7x7 3->64 on 32x224x224 (implicit GEMM, window)");
+  REQUIRE(resnet.size() == 1);
+  CHECK(resnet[0].grid[0] == 3u * 132);
+  CHECK(minBlocksOf(resnet[0], 3));
+  CHECK(countOccurrences(code.source, "tcx::conv_implicit_gemm_body<float, tcx::ConvPath::Window>") == 2);
+  CHECK(launchesDescribed(code, "conv 7x7 3->64 on 1x224x224 (implicit GEMM, gathered, split").size() == 1);
+}
+
 TEST_CASE("a depthwise convolution over a transposed channels-last input runs its threads across channels", "[codegen]") {
   // ConvNeXt's first depthwise 7x7 reads its stem's output through a transpose: the optimised plan reads x
   // through the transpose's mapping, channels contiguous; the baseline copies the transpose first.
