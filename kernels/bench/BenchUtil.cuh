@@ -98,9 +98,44 @@ inline void report(const char* name, const Errors& e, double tol) {
               e.relL2, e.maxAbs, static_cast<long long>(e.bad), tol);
 }
 
-// Median time in microseconds of `launch`, L2 flushed by a 256 MiB memset before each repetition.
-template <typename F> double medianMicros(F&& launch, int reps = 50) {
-  static Buffer<unsigned char> flush(i64{256} << 20);
+// How each timed repetition empties L2 first: by reading a buffer twice its size (tcx/l2_flush.cuh,
+// as tcx profile does), or by a memset (`--memset-flush`, as KernelBench did before 2026-11-29),
+// which leaves L2 full of dirty lines that the timed kernel writes back while it runs.
+enum class Flush { Read, Memset };
+inline Flush flushMode = Flush::Read;
+
+inline int smCount() {
+  static int sms = [] {
+    int device = 0, n = 0;
+    BENCH_CHECK(cudaGetDevice(&device));
+    BENCH_CHECK(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device));
+    return n;
+  }();
+  return sms;
+}
+
+// Reads `bytes` at `p` (a multiple of 16) with tcx/l2_flush.cuh's kernel; the buffer must be
+// zeroed (KernelBench.cu).
+void readAll(const void* p, i64 bytes, unsigned* sink);
+
+// 256 MiB, zeroed once (so the flush kernel's key 1 never matches).
+struct FlushBuffer {
+  static constexpr i64 kBytes = i64{256} << 20;
+  Buffer<unsigned char> data{kBytes};
+  Buffer<unsigned> sink{1};
+  FlushBuffer() { BENCH_CHECK(cudaMemset(data.ptr, 0, kBytes)); }
+};
+
+inline void flushL2(Flush mode) {
+  static FlushBuffer buffer;
+  if (mode == Flush::Memset)
+    BENCH_CHECK(cudaMemsetAsync(buffer.data.ptr, 0, FlushBuffer::kBytes));
+  else
+    readAll(buffer.data.ptr, FlushBuffer::kBytes, buffer.sink.ptr);
+}
+
+// Median time in microseconds of `launch`, L2 flushed (flushMode) before each repetition.
+template <typename F> double medianMicros(F&& launch, int reps = 50, Flush mode = flushMode) {
   cudaEvent_t start, stop;
   BENCH_CHECK(cudaEventCreate(&start));
   BENCH_CHECK(cudaEventCreate(&stop));
@@ -108,7 +143,7 @@ template <typename F> double medianMicros(F&& launch, int reps = 50) {
     launch();
   std::vector<float> times;
   for (int i = 0; i < reps; ++i) {
-    BENCH_CHECK(cudaMemsetAsync(flush.ptr, i, flush.count));
+    flushL2(mode);
     BENCH_CHECK(cudaEventRecord(start));
     launch();
     BENCH_CHECK(cudaEventRecord(stop));

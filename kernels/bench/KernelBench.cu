@@ -2,54 +2,47 @@
 // against the device's measured copy and read-only bandwidths. Build and run: kernels/README.md.
 
 #include "BenchUtil.cuh"
+#include "tcx/l2_flush.cuh"
 
 #include <cstdio>
 #include <cstring>
 
 namespace bench {
+
+__global__ void __launch_bounds__(tcx::kL2FlushThreads) l2Flush(const uint4* p, i64 vectors, unsigned key,
+                                                                unsigned* sink) {
+  tcx::l2_flush_body(p, vectors, key, sink);
+}
+
+void readAll(const void* p, i64 bytes, unsigned* sink) {
+  l2Flush<<<4 * smCount(), tcx::kL2FlushThreads>>>(static_cast<const uint4*>(p), bytes / 16, 1u, sink);
+}
+
 void gemmBench(int sms, double copyGBs, bool checksOnly);
 void attentionBench(int sms, double copyGBs, bool checksOnly);
 
 namespace {
 
-// Streams 256 MiB with 16-byte ld.global.nc loads, 4 in flight per thread, 8 blocks of 256 threads
-// per multiprocessor: the most a kernel that only reads can get (H200: about 90 % of the copy's
-// bandwidth, since the flush leaves dirty lines in L2 that the reads evict).
-__global__ void readStream(const uint4* p, i64 n, unsigned* sink) {
-  constexpr int kInFlight = 4;
-  uint4 acc = make_uint4(0, 0, 0, 0);
-  const i64 stride = i64{gridDim.x} * blockDim.x;
-  for (i64 i = blockIdx.x * i64{blockDim.x} + threadIdx.x; i < n; i += stride * kInFlight) {
-    uint4 v[kInFlight];
-#pragma unroll
-    for (int u = 0; u < kInFlight; ++u)
-      v[u] = i + u * stride < n ? tcx::loadStreaming(p + i + u * stride) : make_uint4(0, 0, 0, 0);
-#pragma unroll
-    for (int u = 0; u < kInFlight; ++u)
-      acc.x ^= v[u].x, acc.y ^= v[u].y, acc.z ^= v[u].z, acc.w ^= v[u].w;
-  }
-  if ((acc.x ^ acc.y ^ acc.z ^ acc.w) == 0x12345678u) // never, in practice: keeps the loads
-    *sink = 1;
-}
-
-// Read-only bandwidth in GB/s.
-double readBandwidth(int sms) {
-  const i64 bytes = i64{256} << 20;
-  Buffer<unsigned char> src(bytes);
-  Buffer<unsigned> sink(1);
-  BENCH_CHECK(cudaMemset(src.ptr, 1, bytes));
-  const double us = medianMicros([&] {
-    readStream<<<8 * sms, 256>>>(reinterpret_cast<const uint4*>(src.ptr), bytes / 16, sink.ptr);
-  });
-  return bytes / us / 1e3;
+// Read-only bandwidth in GB/s: the flush kernel over a 256 MiB buffer, L2 emptied first by `mode`.
+// After a memset the reads also write back its dirty lines (H200: about 90 % of the copy's rate).
+double readBandwidth(Flush mode) {
+  FlushBuffer src;
+  const double us = medianMicros([&] { readAll(src.data.ptr, FlushBuffer::kBytes, src.sink.ptr); }, 50, mode);
+  return FlushBuffer::kBytes / us / 1e3;
 }
 
 } // namespace
 } // namespace bench
 
 // --checks-only: the small correctness cases without timing (for compute-sanitizer).
+// --memset-flush: time after a memset flush, as KernelBench did before 2026-11-29 (BenchUtil.cuh).
 int main(int argc, char** argv) {
-  const bool checksOnly = argc > 1 && std::strcmp(argv[1], "--checks-only") == 0;
+  bool checksOnly = false;
+  for (int i = 1; i < argc; ++i) {
+    checksOnly |= std::strcmp(argv[i], "--checks-only") == 0;
+    if (std::strcmp(argv[i], "--memset-flush") == 0)
+      bench::flushMode = bench::Flush::Memset;
+  }
   int device = 0, driver = 0;
   cudaDeviceProp prop;
   BENCH_CHECK(cudaGetDevice(&device));
@@ -63,8 +56,11 @@ int main(int argc, char** argv) {
   const double copyGBs = checksOnly ? 1.0 : bench::copyBandwidth();
   std::printf("device-to-device copy: %.0f GB/s (read + written)\n", copyGBs);
   if (!checksOnly) {
-    const double readGBs = bench::readBandwidth(prop.multiProcessorCount);
-    std::printf("read-only stream: %.0f GB/s (%.1f%% of copy)\n", readGBs, 100.0 * readGBs / copyGBs);
+    const double readGBs = bench::readBandwidth(bench::Flush::Read);
+    const double afterMemset = bench::readBandwidth(bench::Flush::Memset);
+    std::printf("read-only stream: %.0f GB/s (%.1f%% of copy); after a memset flush %.0f GB/s (%.1f%%)\n", readGBs,
+                100.0 * readGBs / copyGBs, afterMemset, 100.0 * afterMemset / copyGBs);
+    std::printf("timed after a %s flush\n", bench::flushMode == bench::Flush::Read ? "read" : "memset");
   }
   bench::gemmBench(prop.multiProcessorCount, copyGBs, checksOnly);
   bench::attentionBench(prop.multiProcessorCount, copyGBs, checksOnly);

@@ -11,6 +11,6 @@ rm -rf "$out"
 strip "$out/tcx"
 mkdir -p "$out/samples"
 cp "$root"/samples/{llama3_8b_decode_attention,llama3_8b_decode,yolov11_c3k2,shufflenet_v2_unit}.onnx "$out/samples/"
-cp "$root/../shared/bench/torch_baselines.py" "$root/profiler/bench/device_benchmark.sh" \
+cp "$root/profiler/bench/torch_baselines.py" "$root/profiler/bench/device_benchmark.sh" \
    "$root/profiler/bench/benchmark_table.py" "$out/"
 du -sh "$out"

@@ -50,13 +50,14 @@ FLUSH = None
 
 
 def wall_us(fn, reps, warmup=5):
-    """Median and p10/p90 of cudaEvent wall time around fn(), L2 flushed first."""
+    """Median and p10/p90 of cudaEvent wall time around fn(), L2 flushed first by reading a buffer
+    twice its size (as tcx profile does: kernels/include/tcx/l2_flush.cuh says why not a memset)."""
     for _ in range(warmup):
         fn()
     torch.cuda.synchronize()
     times = []
     for _ in range(reps):
-        FLUSH.zero_()
+        FLUSH.sum()
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
         fn()
@@ -120,7 +121,7 @@ def main():
     parser.add_argument("--budget", type=float, help="seconds after which no model is started")
     parser.add_argument("--skip-rows", nargs="*", default=[], help="tables whose models are not timed again")
     opts = parser.parse_args()
-    FLUSH = torch.empty(2 * torch.cuda.get_device_properties(0).L2_cache_size // 4 + 1, dtype=torch.int32,
+    FLUSH = torch.zeros(2 * torch.cuda.get_device_properties(0).L2_cache_size // 4 + 1, dtype=torch.int32,
                         device="cuda")
     print(f"GPU: {torch.cuda.get_device_name(0)}; torch {torch.__version__}", flush=True)
     ratios = []

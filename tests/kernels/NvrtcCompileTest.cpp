@@ -212,3 +212,14 @@ extern "C" __global__ void __launch_bounds__(tcx::kCombineThreads)
 attn_combine(tcx::AttentionParams p, OutStore o) { tcx::decode_attention_combine_body<__nv_bfloat16, 128>(p, o); }
 )");
 }
+
+TEST_CASE("the L2 flush compiles under NVRTC", "[kernels][nvrtc]") {
+  requireCompiles(R"(
+#include "tcx/l2_flush.cuh"
+
+extern "C" __global__ void __launch_bounds__(tcx::kL2FlushThreads)
+flush(const uint4* p, tcx::i64 vectors, unsigned key, unsigned* sink) {
+  tcx::l2_flush_body(p, vectors, key, sink);
+}
+)");
+}

@@ -2,6 +2,7 @@
 
 #include "profiler/CudaModule.h"
 #include "profiler/DeviceBuffer.h"
+#include "profiler/GpuDevice.h"
 #include "profiler/KernelTimer.h"
 #include "profiler/Nvrtc.h"
 #include "profiler/Trace.h"
@@ -150,6 +151,29 @@ TEST_CASE("a graph's wall time is timed with CUPTI's tracing paused", "[profiler
   TimingResult again = timer.time(std::ref(launches));
   CHECK(again.source == "cupti");
   checkThreeLaunches(again);
+}
+
+// A 16 MiB buffer fits in L2: read again right after a read it comes from L2, after the flush from
+// DRAM, so the flushed read takes clearly longer (on an H200 about twice as long).
+TEST_CASE("the L2 flush evicts what the last repetition read", "[profiler][gpu][timer]") {
+  REQUIRE(KernelActivity::instance().available());
+  constexpr int kVectors = 1 << 20;
+  CudaModule module(*NvrtcCompiler("").compile(test::kVectorKernels).cubin);
+  cudaKernel_t readAll = module.kernel("readAll");
+  DeviceBuffer buffer(kVectors * 16);
+  DeviceBuffer sink(sizeof(float));
+  buffer.memset(0);
+  auto read = [&](cudaStream_t stream) {
+    void* a = buffer.data();
+    void* out = sink.data();
+    int n = kVectors;
+    void* args[] = {&a, &n, &out};
+    module.launch(readAll, dim3(4 * gpuInfo().smCount), dim3(256), 0, args, stream);
+  };
+  double flushed = KernelTimer({.flushL2 = true}).time(read).launches.at(0).stats.medianUs;
+  double warm = KernelTimer({.flushL2 = false}).time(read).launches.at(0).stats.medianUs;
+  std::printf("16 MiB read: %.2f us after the flush, %.2f us from L2\n", flushed, warm);
+  CHECK(flushed > 1.3 * warm);
 }
 
 TEST_CASE("one timed run becomes a Chrome trace", "[profiler][gpu][trace]") {
