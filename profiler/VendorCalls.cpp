@@ -42,9 +42,19 @@ cudnnHandle_t dnnHandle() {
 }
 
 // cuBLAS's workspace: what it picks kernels for, the same when measured and
-// when run. Its default before Hopper; split-K kernels for few-row GEMMs
-// need a little.
+// when run. 4 MiB (its default before Hopper) where A has many rows; 256 KiB
+// for few-row GEMMs (decode projections, batch-1 classifiers), whose split-K
+// kernels need little: on an H200 cuBLAS ran the Llama decode's 16 x 6144 x
+// 4096 QKV projection with the same kernel in the same 16.4 us at 256 KiB,
+// 1 MiB and 4 MiB, and the plan's extra memory fell from 5.5 to 1.7 MiB
+// (docs/benchmarks.md, "A clean L2 before each timed run").
 constexpr size_t kBlasWorkspaceBytes = 4 << 20;
+constexpr size_t kFewRowsBlasWorkspaceBytes = 256 << 10;
+constexpr int kFewRows = 64;
+
+size_t blasWorkspaceBytes(const VendorGemm& g) {
+  return g.m <= kFewRows ? kFewRowsBlasWorkspaceBytes : kBlasWorkspaceBytes;
+}
 
 cudaDataType_t blasType(ElemType type) {
   switch (type) {
@@ -77,7 +87,7 @@ void enqueueGemm(const VendorGemm& g, const void* a, const void* b, void* staged
   const cudaDataType_t type = blasType(g.type);
   cublasHandle_t h = blasHandle();
   checkCublas(cublasSetStream(h, stream), "cublasSetStream");
-  checkCublas(cublasSetWorkspace(h, workspace.data, kBlasWorkspaceBytes), "cublasSetWorkspace");
+  checkCublas(cublasSetWorkspace(h, workspace.data, blasWorkspaceBytes(g)), "cublasSetWorkspace");
   checkCublas(cublasGemmStridedBatchedEx(h, x.transposed ? CUBLAS_OP_T : CUBLAS_OP_N,
                                          y.transposed ? CUBLAS_OP_T : CUBLAS_OP_N, g.n, g.m, g.k, &one, b, type,
                                          int(x.ld), g.bStrides[0], a, type, int(y.ld), g.aStrides[0], &zero, staged,
@@ -161,7 +171,7 @@ PreparedVendorCall::PreparedVendorCall(const VendorCall& call, const std::vector
       gemmA_ = at(addresses, g->a);
       gemmB_ = at(addresses, g->b);
       algorithm_ = algorithm;
-      workspaceBytes_ = kBlasWorkspaceBytes;
+      workspaceBytes_ = blasWorkspaceBytes(*g);
       return;
     }
     const auto& c = std::get<VendorConv>(call_);
@@ -207,7 +217,7 @@ void PreparedVendorCall::use(VendorAlgorithm algorithm) {
   if (!conv_) return;
   if (algorithm_.algorithm == VendorAlgorithm::kAsGemm) {
     TCX_CHECK(gemm_, ErrorKind::Internal, "{} is no GEMM", describeVendorCall(call_));
-    workspaceBytes_ = kBlasWorkspaceBytes;
+    workspaceBytes_ = blasWorkspaceBytes(*gemm_);
     return;
   }
   checkCudnn(cudnnSetConvolutionMathType(conv_->conv, static_cast<cudnnMathType_t>(algorithm_.mathType)),
