@@ -15,6 +15,15 @@ bool layoutIsFree(const Value* v) {
   return v->type().shape.size() == 4 && !v->isGraphInput() && !v->isGraphOutput() && !v->isConstant();
 }
 
+// Whether `view` of a value of `shape` is the whole of a dense row-major
+// tensor, not a slice of a larger one's channels.
+bool isWholeTensor(const StridedView& view, const Shape& shape) {
+  int64_t packed = 1;
+  for (int d = static_cast<int>(shape.size()) - 1; d >= 0; packed *= shape[d--])
+    if (shape[d] != 1 && view.strides[d] != packed) return false;
+  return view.offset == 0;
+}
+
 // Whether a convolution runs on cuDNN's channels-last tensor-core kernels
 // (or the channels-last tf32 GEMM of 1x1s) once its tensors are stored so:
 // a dense one reading wide pixels and writing at least 32 channels
@@ -25,13 +34,23 @@ bool layoutIsFree(const Value* v) {
 // generated kernels, which are faster as stated. DenseNet-121's 3x3s once
 // counted as narrow, which left it as exported at 32 images though
 // channels-last measured 5599.3 us against 5967.8 (H100, docs/benchmarks.md).
+// A window wider than 1x1 over a slice of a larger tensor's channels (the
+// YOLOv11 C3K2 block's bottleneck reading half of cv1's output in place) is
+// not favoured: cuDNN ran it channels-last only as IMPLICIT_GEMM (3105 us
+// against 255 on a dense copy, H200) and the generated kernel, copying
+// channels-last windows without its 16-byte copies, took 510 us against 332
+// as exported (docs/benchmarks.md). A 1x1 reads such a slice as the tf32
+// GEMM's k-contiguous operand (DenseNet's concatenation prefixes).
 bool favoursChannelsLast(const FusedKernel& k, const Node& conv, const PointsToGraph& strategy) {
   constexpr int64_t kWideIn = 64, kWideOut = 32;
   const Shape &x = conv.input(0)->type().shape, &y = conv.output(0)->type().shape;
+  const Shape& w = conv.input(1)->type().shape;
   if (conv.attrs().getInt("group", 1) != 1 || x.size() != 4 || y.size() != 4 || x[1] < kWideIn || y[1] < kWideOut)
     return false;
   if (std::find(k.inputs.begin(), k.inputs.end(), conv.input(0)) == k.inputs.end()) return true;
-  return stridedView(strategy.resolve(conv.input(0)).mapping).has_value();
+  const std::optional<StridedView> view = stridedView(strategy.resolve(conv.input(0)).mapping);
+  const bool pointwise = w.size() == 4 && w[2] * w[3] == 1;
+  return view && (pointwise || isWholeTensor(*view, x));
 }
 
 bool isDepthwise(const Node& conv) {
