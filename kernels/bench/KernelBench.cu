@@ -24,7 +24,7 @@ void attentionBench(int sms, double copyGBs, bool checksOnly);
 namespace {
 
 // Read-only bandwidth in GB/s: the flush kernel over a 256 MiB buffer, L2 emptied first by `mode`.
-// After a memset the reads also write back its dirty lines (H200: about 90 % of the copy's rate).
+// After a memset the reads also write back its dirty lines (kernels/README.md, "Building and checking").
 double readBandwidth(Flush mode) {
   FlushBuffer src;
   const double us = medianMicros([&] { readAll(src.data.ptr, FlushBuffer::kBytes, src.sink.ptr); }, 50, mode);
