@@ -350,14 +350,23 @@ GeneratedLaunch emitPrologueStage(ValueCode& values, const GemmMatch& match, int
 // epilogue kernel) cost ResNeXt-50's 1x1 convolutions at 56 x 56 and 32
 // images 165-193 us on an H100 (docs/benchmarks.md), where their bytes
 // alone would take about 50 at the memory's bandwidth (computed, not timed). Only where a 128-row tile of output channels is at
-// least half used; nullopt elsewhere (no wgmma, operands it cannot read,
-// fewer channels), which keeps conv_implicit_gemm.
+// least half used, and where the GEMM reads the pixels with channels
+// contiguous (a channels-last input) or computes its input as it loads (a
+// BN-ReLU prologue); nullopt elsewhere (no wgmma, operands it cannot read,
+// fewer channels, pixels contiguous), which keeps conv_implicit_gemm. With the
+// pixels contiguous (NCHW) the staged convolution was the faster of the two
+// on an H200: the YOLOv11 C3K2 block 725.8 -> 668.3 us, serving
+// EfficientNet-B0 1988.9 -> 1896.5, SqueezeNet 1231.9 -> 1205.0, batch-1
+// ResNeXt-50 546.0 -> 540.8, the rest within noise (docs/benchmarks.md).
 constexpr int kMinTf32GemmChannels = 64;
 
 std::optional<GemmMatch> matchTf32PointwiseConv(ValueCode& values) {
   std::optional<GemmMatch> match = matchPointwiseConv(values);
   if (!match || match->problem.m < kMinTf32GemmChannels) return std::nullopt;
   match->problem.tf32 = true;
+  const GemmProblem& p = match->problem;
+  if (!match->bPrologue && operandAccess(p.bStrides, p.bAligned16, p.batch, ElemType::F32) == Access::ColContiguous)
+    return std::nullopt;
   if (planMatch(values, *match, ElemType::F32).kernel != GemmKernel::WgmmaF32) return std::nullopt;
   return match;
 }

@@ -130,10 +130,10 @@ TEST_CASE("the attention cases run on the kernels they exercise", "[codegen][ops
 }
 
 // The session of the compute op case `name`, its edges selected.
-std::unique_ptr<VtcSession> caseSession(const std::string& name) {
+std::unique_ptr<VtcSession> caseSession(const std::string& name, const PlanOptions& options = {}) {
   for (const test::OpCase& c : test::computeOpCases()) {
     if (c.name != name) continue;
-    auto s = std::make_unique<VtcSession>(c.build(), defaultGpuPreset());
+    auto s = std::make_unique<VtcSession>(c.build(), defaultGpuPreset(), options);
     s->select(EdgeConstraintSpecs{});
     return s;
   }
@@ -157,12 +157,22 @@ TEST_CASE("the wgmma cases run their float GEMMs on gemm_wgmma_f32", "[codegen][
   CHECK(test::countOccurrences(baseline.source, "tcx::gemm_wgmma_f32_body<") == 1);
 }
 
-TEST_CASE("the float pointwise convolution case runs two of its convolutions as tf32 GEMMs on wgmma", "[codegen][ops]") {
-  // compute_op_gpu_test checks gemm_wgmma_f32's tf32 form through this case only if it reaches it:
-  // the 72- and 136-channel convolutions do (GemmLowering's matchTf32PointwiseConv); the 24-channel
-  // one stays on conv_implicit_gemm (the 20-channel one over the concatenation is staged).
-  const GeneratedPlan code = generateCuda(caseSession("Conv pointwise f32")->optimizedPlan());
-  CHECK(test::countOccurrences(code.source, "tcx::gemm_wgmma_f32_body<tcx::Access::ColContiguous, true,") == 2);
+TEST_CASE("the float pointwise convolution case runs two of its convolutions as tf32 GEMMs on wgmma channels-last",
+          "[codegen][ops]") {
+  // compute_op_gpu_test checks gemm_wgmma_f32's tf32 form through this case (its channels-last run)
+  // only if it reaches it: stored channels-last, the 72- and 136-channel convolutions do
+  // (GemmLowering's matchTf32PointwiseConv); the 24-channel one stays on conv_implicit_gemm (the
+  // 20-channel one over the concatenation is staged). As exported, a GEMM reads pixels contiguous
+  // only where it computes its input as it loads.
+  const GeneratedPlan code =
+      generateCuda(caseSession("Conv pointwise f32", {.layouts = LayoutPolicy::ChannelsLast})->optimizedPlan());
   CHECK(test::launchesDescribed(code, "as tf32 gemm").size() == 2);
-  CHECK(test::countOccurrences(code.source, "tcx::conv_implicit_gemm_body<float,") == 1);
+  // The 72-channel one reads its stored input channels-last; the 136-channel one applies the Abs as
+  // it loads, reading the graph's input as given (pixels contiguous).
+  CHECK(test::countOccurrences(code.source, "tcx::gemm_wgmma_f32_body<tcx::Access::RowContiguous, true,") == 1);
+  CHECK(test::countOccurrences(code.source, "tcx::gemm_wgmma_f32_body<tcx::Access::ColContiguous, true,") == 1);
+  INFO("as exported (pixels contiguous) only the 136-channel one keeps the GEMM, which applies the Abs as it loads");
+  const GeneratedPlan nchw = generateCuda(caseSession("Conv pointwise f32")->optimizedPlan());
+  CHECK(test::launchesDescribed(nchw, "as tf32 gemm").size() == 1);
+  CHECK(test::launchesDescribed(nchw, "conv 1x1 24->136 after Abs as tf32 gemm").size() == 1);
 }

@@ -22,12 +22,13 @@ using namespace tcx::test;
 
 namespace {
 
-// Four 1x1 convolutions: bias and Relu at 56 x 56 (the GEMM's case), one over
+// Four convolutions: a 1x1 with bias and Relu at 56 x 56 (the GEMM's case), one over
 // 7 x 7 (49-float rows, which wgmma's float4s cannot read), one into 32
 // channels (a quarter of a wgmma tile) and a 3x3 (no GEMM).
 Graph convolutions() {
   GraphBuilder b("pointwise");
-  Value* x = b.input("x", DType::F32, {2, 64, 56, 56});
+  // Computed, so that a channels-last plan stores it so.
+  Value* x = b.op("Abs", {b.input("x", DType::F32, {2, 64, 56, 56})});
   b.output(b.op("Relu", {b.op("Conv", {x, b.input("w", DType::F32, {128, 64, 1, 1}), b.input("bias", DType::F32, {128})})}));
   b.output(b.op("Conv", {b.input("small", DType::F32, {2, 64, 7, 7}), b.input("w7", DType::F32, {128, 64, 1, 1})}));
   b.output(b.op("Conv", {x, b.input("narrow", DType::F32, {32, 64, 1, 1})}));
@@ -61,28 +62,35 @@ Graph denseBlock(int layers) {
 
 } // namespace
 
-TEST_CASE("a float pointwise convolution runs as a tf32 GEMM on wgmma, its epilogue fused", "[codegen][conv]") {
-  VtcSession s(convolutions(), defaultGpuPreset());
+TEST_CASE("a float pointwise convolution over channels-last pixels runs as a tf32 GEMM on wgmma, its epilogue fused",
+          "[codegen][conv]") {
+  VtcSession s(convolutions(), defaultGpuPreset(), PlanOptions{.layouts = LayoutPolicy::ChannelsLast});
   s.select(EdgeConstraintSpecs{});
   const GeneratedPlan hopper = generateCuda(s.optimizedPlan());
-  // One launch a convolution: the Relu is in the GEMM's epilogue.
-  CHECK(hopper.launches.size() == 4);
-  const std::vector<GeneratedLaunch> gemm = launchesDescribed(hopper, "conv 1x1 64->128 as tf32 gemm 128x3136x64 (batch 2)");
+  // One launch a convolution (the Relu is in the GEMM's epilogue), and the Abs that computes x.
+  CHECK(hopper.launches.size() == 5);
+  const std::vector<GeneratedLaunch> gemm = launchesDescribed(hopper, "conv 1x1 64->128 as tf32 gemm");
   REQUIRE(gemm.size() == 1);
   CHECK(gemm[0].block[0] == static_cast<unsigned>(kWgmmaThreads));
-  CHECK(gemm[0].grid == std::array<unsigned, 3>{25, 1, 2}); // 3136 pixels in 128-column tiles, 128 channels, 2 images
-  CHECK(countOccurrences(hopper.source, "tcx::gemm_wgmma_f32_body<tcx::Access::ColContiguous, true,") == 1);
-  // A: the filters, k contiguous; B: one image's channels x pixels, pixels contiguous.
-  CHECK(countOccurrences(hopper.source, ", 0, 64, 1};") == 1);
-  CHECK(countOccurrences(hopper.source, ", 200704, 3136, 1};") == 1);
+  // B: the pixels with their channels contiguous.
+  CHECK(countOccurrences(hopper.source, "tcx::gemm_wgmma_f32_body<tcx::Access::RowContiguous, true,") == 1);
+  CHECK(countOccurrences(hopper.source, "tcx::gemm_wgmma_f32_body<tcx::Access::ColContiguous, true,") == 0);
   CHECK(launchesDescribed(hopper, "(implicit GEMM").size() == 3);
 
-  // cuDNN (and cuBLAS for its GEMM) stay on offer for the GEMM's kernel, staged channels-first.
+  // cuDNN (and cuBLAS for its GEMM) stay on offer for the GEMM's kernel, its result staged as the
+  // graph's output is stored (channels-first).
   const auto offered = std::ranges::find(hopper.vendorAlternatives, gemm[0].planKernel, &VendorAlternative::planKernel);
   REQUIRE(offered != hopper.vendorAlternatives.end());
   const auto& conv = std::get<VendorConv>(offered->call);
   CHECK((conv.cin == 64 && conv.cout == 128 && conv.kh == 1 && conv.h == 56));
   CHECK_FALSE(conv.channelsLastResult);
+
+  INFO("as exported (pixels contiguous) the staged convolution measured faster: no GEMM");
+  VtcSession nchw(convolutions(), defaultGpuPreset(), PlanOptions{.layouts = LayoutPolicy::AsExported});
+  nchw.select(EdgeConstraintSpecs{});
+  const GeneratedPlan exported = generateCuda(nchw.optimizedPlan());
+  CHECK(countOccurrences(exported.source, "gemm_wgmma_f32") == 0);
+  CHECK(launchesDescribed(exported, "(implicit GEMM").size() == 4);
 
   INFO("without wgmma (sm_90) every convolution stays on conv_implicit_gemm");
   const GeneratedPlan other = generateCuda(s.optimizedPlan(), codegenTargetFor("sm_90", 132));

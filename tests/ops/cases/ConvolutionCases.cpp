@@ -158,17 +158,18 @@ OpCase stemConvCase(DType dtype) {
 // Pointwise convolutions as real models have them: 48 pixels with a bias and a Relu epilogue, over a
 // concatenation (DenseNet's 1 x 1s), and over 25 pixels, rows that are not 16-byte multiples. The
 // first and the last (136 channels: two tiles of 128, the second ragged; K 24, under one stage)
-// take gemm_wgmma_f32 in tf32 on Hopper (GemmLowering's matchTf32PointwiseConv).
+// take gemm_wgmma_f32 in tf32 on Hopper where their inputs are stored channels-last (GemmLowering's
+// matchTf32PointwiseConv), so those inputs are computed (Abs), which a plan may store either way.
 OpCase pointwiseConvCase(DType dtype) {
   return {caseName("Conv pointwise", dtype), [=] {
             GraphBuilder b("pointwise_conv");
-            Value* x = b.input("x", dtype, {2, 40, 6, 8});
+            Value* x = b.op("Abs", {b.input("x", dtype, {2, 40, 6, 8})});
             b.output(b.op("Relu", {b.op("Conv", {x, b.input("w", dtype, {72, 40, 1, 1}), b.input("w_bias", dtype, {72})})}));
             Value* wide = b.op("Concat", {x, b.input("y", dtype, {2, 24, 6, 8})}, attrs({{"axis", int64_t{1}}}));
             b.output(b.op("Conv", {wide, b.input("wc", dtype, {20, 64, 1, 1})}));
             Value* odd = b.input("odd", dtype, {3, 36, 5, 5});
             b.output(b.op("Conv", {odd, b.input("wo", dtype, {24, 36, 1, 1})}));
-            Value* many = b.input("many", dtype, {2, 24, 8, 8});
+            Value* many = b.op("Abs", {b.input("many", dtype, {2, 24, 8, 8})});
             b.output(b.op("Relu", {b.op("Conv", {many, b.input("wm", dtype, {136, 24, 1, 1}), b.input("wm_bias", dtype, {136})})}));
             return b.finish();
           }};
