@@ -5,6 +5,7 @@
 #include "codegen/KernelText.h"
 #include "ops/OpDef.h"
 #include "ops/nn/Window.h"
+#include "plan/StridedView.h"
 
 #include <fmt/format.h>
 
@@ -95,8 +96,7 @@ void offerVendorConv(ValueCode& values, const Node& conv, const StridedView& x, 
   std::optional<BufferBinding> xAt = binding(x, elem), wAt = binding(w, elem);
   if (!xAt || !wAt || xs.size() != 4 || ws.size() != 4 || ys.size() != 4) return;
   // cuDNN takes packed filters only.
-  for (int64_t d = 3, packed = 1; d >= 0; packed *= ws[d--])
-    if (ws[d] != 1 && w.strides[d] != packed) return;
+  if (!hasPackedStrides(w, ws)) return;
   const nn::WindowAttrs window = nn::readWindowAttrs(conv.attrs(), 2, {ws[2], ws[3]});
   const nn::WindowPlacement placement = nn::placeWindow(window, {xs[2], xs[3]});
   VendorConv c{.type = type, .x = *xAt, .weight = *wAt};

@@ -15,15 +15,6 @@ bool layoutIsFree(const Value* v) {
   return v->type().shape.size() == 4 && !v->isGraphInput() && !v->isGraphOutput() && !v->isConstant();
 }
 
-// Whether `view` of a value of `shape` is the whole of a dense row-major
-// tensor, not a slice of a larger one's channels.
-bool isWholeTensor(const StridedView& view, const Shape& shape) {
-  int64_t packed = 1;
-  for (int d = static_cast<int>(shape.size()) - 1; d >= 0; packed *= shape[d--])
-    if (shape[d] != 1 && view.strides[d] != packed) return false;
-  return view.offset == 0;
-}
-
 // Whether a convolution runs on cuDNN's channels-last tensor-core kernels
 // (or the channels-last tf32 GEMM of 1x1s) once its tensors are stored so:
 // a dense one reading wide pixels and writing at least 32 channels
@@ -50,7 +41,7 @@ bool favoursChannelsLast(const FusedKernel& k, const Node& conv, const PointsToG
   if (std::find(k.inputs.begin(), k.inputs.end(), conv.input(0)) == k.inputs.end()) return true;
   const std::optional<StridedView> view = stridedView(strategy.resolve(conv.input(0)).mapping);
   const bool pointwise = w.size() == 4 && w[2] * w[3] == 1;
-  return view && (pointwise || isWholeTensor(*view, x));
+  return view && (pointwise || (view->offset == 0 && hasPackedStrides(*view, x)));
 }
 
 bool isDepthwise(const Node& conv) {

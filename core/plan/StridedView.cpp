@@ -47,6 +47,13 @@ std::optional<StridedView> stridedView(const MappingFunction& m, int groupedDim,
   return pieceView(m.pieces().front(), m.virtualShape(), groupedDim, group);
 }
 
+bool hasPackedStrides(const StridedView& view, const Shape& shape) {
+  int64_t packed = 1;
+  for (int d = static_cast<int>(shape.size()) - 1; d >= 0; packed *= shape[d--])
+    if (shape[d] != 1 && view.strides[d] != packed) return false;
+  return true;
+}
+
 StridedView rowMajorView(int buffer, const Shape& shape) {
   StridedView view;
   view.buffer = buffer;

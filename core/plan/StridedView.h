@@ -33,6 +33,11 @@ std::optional<StridedView> stridedView(const MappingFunction& mapping, int group
 
 // A dense row-major buffer of `shape` (a scratch buffer a stage writes).
 StridedView rowMajorView(int buffer, const Shape& shape);
+// Whether `view`'s strides are those of a dense row-major tensor of `shape`
+// (size-1 dimensions' strides ignored), wherever it starts: what cuDNN wants
+// of filters, and what tells a whole tensor from a slice of a larger one's
+// channels.
+bool hasPackedStrides(const StridedView& view, const Shape& shape);
 
 // Whether the access is a strided view, plainly or with one dimension grouped
 // by a divisor its offset shows (x_d / g): what the library kernels need of

@@ -3,9 +3,11 @@
 // l2_flush: empties the L2 cache between timed repetitions by reading a buffer twice its size, so
 // that the run timed next finds none of its inputs in L2 and no dirty lines either. A memset of the
 // buffer evicts as well, but leaves L2 full of its own dirty lines, which the timed run then writes
-// back to DRAM while it reads: on an H200 about 50 MB, an eighth of the Llama decode attention's
-// 319 MB (docs/benchmarks.md "A clean L2 before each timed run"). That traffic belongs to the
-// flush, not to the workload; a real decode step follows layers that mostly read weights.
+// back to DRAM while it reads: up to the L2's size (60 MiB on an H200; computed, not counted), a
+// fifth of the Llama decode attention's 319 MB. Measured on an H200: a 256 MiB read 74.0 us after a
+// memset, 65.3 after this flush (docs/benchmarks.md "A clean L2 before each timed run"). That
+// traffic belongs to the flush, not to the workload; a real decode step follows layers that
+// mostly read weights.
 //
 // Plain loads (no evict-first hint): lines marked evict-first would displace each other and leave
 // the earlier lines resident. Grid: a few blocks a multiprocessor, kL2FlushThreads (abi.h) threads each.
