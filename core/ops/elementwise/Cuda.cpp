@@ -8,6 +8,7 @@
 #include "ops/OpRegistry.h"
 #include "ops/elementwise/ElementwiseOps.h"
 
+#include <cmath>
 #include <fmt/format.h>
 
 namespace tcx::elementwise {
@@ -34,6 +35,18 @@ CudaExprFn variadic(const char* binary, bool mean) {
       acc = fmt::format("tcx::op::{}({}, {})", binary, acc, ctx.operands[i]);
     return mean ? fmt::format("({} / {}({}))", acc, ctx.resultType, ctx.operands.size()) : acc;
   };
+}
+
+// Div by a normal float scalar constant takes tcx::divideByConstant: the quotient IEEE division
+// gives, as one double multiply instead of the division subroutine (tcx/divide.h says why and
+// why it is exact). The reciprocal prints as a hex double, exactly.
+std::string divExpr(const CudaExprContext& ctx) {
+  const Value* divisor = ctx.node.input(1);
+  if (ctx.resultType == "float" && divisor->isConstant() && divisor->constant().numElements() == 1) {
+    const float c = static_cast<float>(divisor->constant().elementAsDouble(0));
+    if (std::isnormal(c)) return fmt::format("tcx::divideByConstant({}, {:a})", ctx.operands[0], 1.0 / c);
+  }
+  return fmt::format("tcx::op::Div({}, {})", ctx.operands[0], ctx.operands[1]);
 }
 
 // Trilu keeps the upper (j >= i + k) or lower (j <= i + k) triangle of the
@@ -70,11 +83,12 @@ std::string dropoutElement(const CudaElementContext& ctx) {
 } // namespace
 
 void registerCudaForms(OpRegistry& registry) {
-  for (const char* name : {"Add", "Sub", "Mul", "Div", "Pow", "Neg", "Abs", "Sqrt", "Reciprocal", "Exp", "Log", "Tanh",
+  for (const char* name : {"Add", "Sub", "Mul", "Pow", "Neg", "Abs", "Sqrt", "Reciprocal", "Exp", "Log", "Tanh",
                            "Erf", "Sin", "Cos", "Floor", "Ceil", "Round", "Relu", "Sigmoid", "HardSwish", "Softplus",
                            "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor", "Not",
                            "Where", "Mish", "Softsign", "Sign", "Tan", "PRelu", "IsNaN"})
     registry.edit(name).cudaExpr = cudaCall(name);
+  registry.edit("Div").cudaExpr = divExpr;
   registry.edit("Sum").cudaExpr = variadic("Add", false);
   registry.edit("Mean").cudaExpr = variadic("Add", true);
   registry.edit("Max").cudaExpr = variadic("Max", false);

@@ -78,27 +78,51 @@ __device__ __forceinline__ void advance(StepCursor& c, const AttentionParams& p)
     startItem(c, p, c.item + 1);
 }
 
-// This warp's share of filling one panel with the K (or V) rows of positions pos .. pos + 15 of
-// heads firstHead .. firstHead + heads - 1 at `base` (position 0, head 0 of the item's batch row).
-// Where the heads of a position are adjacent (strideHead == D) one copy moves all of them, so a
-// panel takes 16 copies, not 16 per head: with a copy per lane per row the copy engine's operands
-// were converted lane by lane, and that loop drew 40 % of the kernel's stall samples (pipeline.cuh).
-// Copies go to lanes across the warps (job j to warp j % W), so each warp issues a few. Rows past
-// the chunk's end are zeroed: their scores are masked, and P V must not meet stale NaN.
+// This lane's part in filling the panels of one item, the same for all of the item's steps: job j
+// of a panel goes to lane j / W of warp j % W, so each warp issues a few copies. A job is one
+// position row of one head, or of all the item's heads where they are adjacent in both K and V
+// (strideHead == D): then a panel takes 16 copies, not 16 per head (with a copy per lane per row
+// the copy engine's operands were converted lane by lane, and that loop drew 40 % of the
+// kernel's stall samples; pipeline.cuh). Worked out once per item: decoding the item and the job
+// at every fill, with integer divisions by runtime sizes, made the kernel bound by its integer
+// instructions (kernels/README.md).
+template <typename T> struct FillJob {
+  int row = -1;          // the panel row (position within the step) this lane fills; -1: none
+  int column = 0;        // its first element within the panel row
+  unsigned bytes = 0;    // bytes it fills
+  const T* k = nullptr;  // its K and V rows at the item's position 0
+  const T* v = nullptr;
+};
+
 template <typename T, int D, int W>
-__device__ __forceinline__ void fillPanel(T (*panel)[attentionPanelPitch(D)], unsigned long long* bar,
-                                          const T* base, i64 stridePos, i64 strideHead, const AttentionItem& it,
-                                          const StepCursor& c, bool bulk) {
+__device__ __forceinline__ FillJob<T> fillJob(const AttentionParams& p, const AttentionItem& it, bool bulk) {
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const bool merged = bulk && strideHead == D;
-  const int perPos = merged ? 1 : it.heads, rowElems = merged ? it.heads * D : D;
-  const int job = lane * W + warp, r = job / perPos, h = job % perPos;
-  const bool mine = job < kAttentionTile * perPos, live = mine && c.pos + r < c.end;
-  T* dst = panel[min(r, kAttentionTile - 1)] + h * D;
-  const T* src = base + (c.pos + r) * stridePos + (it.firstHead + h) * strideHead;
-  const unsigned bytes = live ? rowElems * sizeof(T) : 0;
+  const bool merged = bulk && p.kStride[1] == D && p.vStride[1] == D;
+  const int perPos = merged ? 1 : it.heads, job = lane * W + warp;
+  FillJob<T> f;
+  if (job >= kAttentionTile * perPos)
+    return f;
+  const int h = job % perPos;
+  f.row = job / perPos, f.column = h * D;
+  f.bytes = (merged ? it.heads * D : D) * sizeof(T);
+  f.k = static_cast<const T*>(p.k) + it.b * p.kStride[0] + (it.firstHead + h) * p.kStride[1];
+  f.v = static_cast<const T*>(p.v) + it.b * p.vStride[0] + (it.firstHead + h) * p.vStride[1];
+  return f;
+}
+
+// This lane's share of filling one panel with the K (or V: `rows`, `stridePos`) rows of the step
+// at cursor c. Rows past the chunk's end are zeroed: their scores are masked, and P V must not
+// meet stale NaN.
+template <typename T, int D>
+__device__ __forceinline__ void fillPanel(T (*panel)[attentionPanelPitch(D)], unsigned long long* bar,
+                                          const FillJob<T>& job, const T* rows, i64 stridePos, const StepCursor& c,
+                                          bool bulk) {
+  const bool mine = job.row >= 0, live = mine && c.pos + job.row < c.end;
+  T* dst = panel[max(job.row, 0)] + job.column;
+  const T* src = rows + (c.pos + job.row) * stridePos;
+  const unsigned bytes = live ? job.bytes : 0;
   if (mine && !live)
-    zeroRow(dst, rowElems * sizeof(T));
+    zeroRow(dst, job.bytes);
   if (bulk) {
     fillBegin(bar, __reduce_add_sync(0xffffffffu, bytes));
     if (live)
@@ -112,6 +136,18 @@ __device__ __forceinline__ void fillPanel(T (*panel)[attentionPanelPitch(D)], un
   }
   fillBegin(bar, 0);
 }
+
+// Where a warp is in the ring: the slot of its next panel and that slot's phase parity, kept
+// incrementally (the ring's length P is not a power of two).
+template <int P> struct RingCursor {
+  int slot = 0;
+  unsigned parity = 0;
+  bool wrapped = false; // past the ring's end once: slots now hold earlier panels
+  __device__ __forceinline__ void next() {
+    if (++slot == P)
+      slot = 0, parity ^= 1u, wrapped = true;
+  }
+};
 
 // Q fragments of one unit, lane by lane in mma.sync's A layout: entry [mt][kk][lane] holds rows
 // g, g + 8 of tile mt at d = 16 kk + 2t (+1) and d + 8 (+1). Q is read with 16-byte loads where
@@ -166,42 +202,46 @@ __device__ __forceinline__ void attentionPartial(const AttentionParams& p, const
   if (first >= last)
     return;
 
-  // Panel sequence number s holds K (s even) or V (s odd) of the fill cursor's step; every warp
-  // takes part in every fill, and waits for a panel to be freed by all warps before refilling it.
+  // The panels hold, in turn, the K and the V rows of the fill cursor's steps; every warp takes
+  // part in every fill, and waits for a panel to be freed by all warps before refilling it.
   StepCursor fill, use;
   startItem(fill, p, first);
   use = fill;
-  int fillSeq = 0;
+  FillJob<T> job = fillJob<T, D, W>(p, decodeItem<W>(p, groups, first), bulk);
+  RingCursor<P> filling, reading;
+  bool fillingV = false;
   auto fillNext = [&] {
     if (fill.item >= last)
       return;
-    const int panel = fillSeq % P;
-    if (fillSeq >= P)
-      waitSlot(&sh.freed[panel], (fillSeq / P - 1) % 2);
-    const AttentionItem it = decodeItem<W>(p, groups, fill.item);
-    if (fillSeq % 2 == 0)
-      fillPanel<T, D, W>(sh.panel[panel], &sh.filled[panel], static_cast<const T*>(p.k) + it.b * p.kStride[0],
-                         p.kStride[2], p.kStride[1], it, fill, bulk);
+    const int panel = filling.slot;
+    if (filling.wrapped)
+      waitSlot(&sh.freed[panel], filling.parity ^ 1u);
+    if (fillingV)
+      fillPanel<T, D>(sh.panel[panel], &sh.filled[panel], job, job.v, p.vStride[2], fill, bulk);
     else
-      fillPanel<T, D, W>(sh.panel[panel], &sh.filled[panel], static_cast<const T*>(p.v) + it.b * p.vStride[0],
-                         p.vStride[2], p.vStride[1], it, fill, bulk);
-    if (fillSeq++ % 2 == 1)
+      fillPanel<T, D>(sh.panel[panel], &sh.filled[panel], job, job.k, p.kStride[2], fill, bulk);
+    filling.next();
+    fillingV = !fillingV;
+    if (!fillingV) {
+      const int item = fill.item;
       advance(fill, p);
+      if (fill.item != item && fill.item < last)
+        job = fillJob<T, D, W>(p, decodeItem<W>(p, groups, fill.item), bulk);
+    }
   };
   for (int s = 0; s < P - kLag; ++s)
     fillNext();
-  int useSeq = 0;
   // Waits for the next panel in sequence and returns it.
   auto acquire = [&]() -> T(*)[attentionPanelPitch(D)] {
-    waitSlot(&sh.filled[useSeq % P], useSeq / P % 2);
-    return sh.panel[useSeq % P];
+    waitSlot(&sh.filled[reading.slot], reading.parity);
+    return sh.panel[reading.slot];
   };
   // Called by every lane once the warp has consumed (fed to an mma) all it read from the panel.
   auto release = [&] {
     __syncwarp();
     if (lane == 0)
-      arriveExpecting(&sh.freed[useSeq % P], 0);
-    ++useSeq;
+      arriveExpecting(&sh.freed[reading.slot], 0);
+    reading.next();
     fillNext();
   };
 

@@ -8,6 +8,7 @@
 //
 // Compiled by NVRTC and nvcc: no host standard headers.
 
+#include "tcx/divide.h"
 #include "tcx/types.cuh"
 
 namespace tcx {

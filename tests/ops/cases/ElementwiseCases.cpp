@@ -41,6 +41,23 @@ OpCase infNanCase(DType dtype) {
           }};
 }
 
+// Div by scalar constants, which codegen turns into a double multiply (tcx/divide.h): an attention
+// score's 1/sqrt(d) in the type's precision, a negative one, one over a dividend scaled to huge
+// values, and zero, which keeps the division (infinities of both signs, and NaN for 0 / 0).
+OpCase divByConstantCase(DType dtype) {
+  return {caseName("Div by a scalar constant", dtype), [=] {
+            GraphBuilder b("div_by_constant");
+            Value* x = withNegatives(b, b.input("x", dtype, kRagged));
+            const double divisors[] = {11.3125, -0.1, 0.0};
+            for (int i = 0; i < 3; ++i)
+              b.output(b.op("Div", {x, typedConstant(b, "c" + std::to_string(i), dtype, {}, {divisors[i]})}));
+            Value* huge = b.op("Mul", {x, typedConstant(b, "scale", dtype, {}, {dtype == DType::F32 ? 1e30 : 1e4})});
+            b.output(b.op("Div", {huge, typedConstant(b, "third", dtype, {1}, {3.0})}));
+            b.output(b.op("Div", {feed(b, "v", dtype, kRagged, Feed::Sliced), typedConstant(b, "d", dtype, {}, {7.0})}));
+            return b.finish();
+          }};
+}
+
 // Mod with both sign rules over dividends of both signs and divisors of both
 // signs (-1 among the integer ones, whose remainder overflows for the
 // minimum value), and a divisor computed at run time for floats.
@@ -148,6 +165,7 @@ std::vector<OpCase> elementwiseCases() {
     cases.push_back(infNanCase(dtype));
     cases.push_back(dropoutCase(dtype));
   }
+  for (DType dtype : {DType::F32, DType::F16, DType::BF16}) cases.push_back(divByConstantCase(dtype));
   for (DType dtype : {DType::F32, DType::F16, DType::I64, DType::I32, DType::I8, DType::U8})
     cases.push_back(modCase(dtype));
   for (DType dtype : {DType::F32, DType::F16, DType::I32, DType::I8}) cases.push_back(preluCase(dtype));
