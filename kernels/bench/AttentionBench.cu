@@ -7,6 +7,7 @@
 #include "tcx/launch.h"
 
 #include <string>
+#include <vector>
 
 namespace bench {
 namespace {
@@ -14,6 +15,25 @@ namespace {
 template <typename T, int D, int RT, typename S>
 __global__ void __launch_bounds__(tcx::kAttentionThreads) partialKernel(tcx::AttentionParams p, S s) {
   tcx::decode_attention_partial_body<T, D, RT>(p, s);
+}
+
+__device__ __forceinline__ unsigned long long globalTimer() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// Phase 1 with each block's start and end stamped: where its blocks finish says whether the kernel
+// is bound by each multiprocessor's instruction stream (all end together) or by the memory
+// system's share of each (their ends spread as a plain copy's do). kernels/README.md.
+template <typename T, int D, int RT, typename S>
+__global__ void __launch_bounds__(tcx::kAttentionThreads)
+    stampedPartialKernel(tcx::AttentionParams p, S s, unsigned long long* stamps) {
+  const unsigned long long start = globalTimer();
+  tcx::decode_attention_partial_body<T, D, RT>(p, s);
+  __syncthreads();
+  if (threadIdx.x == 0)
+    stamps[2 * blockIdx.x] = start, stamps[2 * blockIdx.x + 1] = globalTimer();
 }
 
 template <typename T, int D, typename O>
@@ -32,6 +52,33 @@ void launchAttention(const tcx::AttentionPlan& plan, int headDim, const tcx::Att
     }
   };
   withInt<64, 128, 256>(headDim, [&](auto d) { withInt<1, 2, 4>(plan.rowTiles, [&](auto rt) { run(d, rt); }); });
+}
+
+// The blocks' end times in phase 1, from the first block's start, averaged over `reps` runs each
+// after an L2 flush: the earliest, the mean and the latest block.
+template <typename T>
+void printBlockEnds(const tcx::AttentionPlan& plan, int headDim, const tcx::AttentionParams& p, const ScoreOp& score,
+                    int reps = 21) {
+  const int blocks = static_cast<int>(plan.partial.grid[0]);
+  Buffer<unsigned long long> stamps(2 * i64{blocks});
+  std::vector<unsigned long long> host(2 * blocks);
+  std::vector<double> ends(blocks, 0.0);
+  auto run = [&](auto d, auto rt) {
+    if constexpr (rt.value * d.value <= 256)
+      launch(stampedPartialKernel<T, d.value, rt.value, ScoreOp>, plan.partial, p, score, stamps.ptr);
+  };
+  for (int r = 0; r < reps; ++r) {
+    flushL2(flushMode);
+    withInt<64, 128, 256>(headDim, [&](auto d) { withInt<1, 2, 4>(plan.rowTiles, [&](auto rt) { run(d, rt); }); });
+    BENCH_CHECK(cudaMemcpy(host.data(), stamps.ptr, host.size() * sizeof(host[0]), cudaMemcpyDeviceToHost));
+    const unsigned long long first = *std::min_element(host.begin(), host.end());
+    for (int b = 0; b < blocks; ++b) ends[b] += (host[2 * b + 1] - first) / 1e3 / reps;
+  }
+  double mean = 0;
+  for (double e : ends) mean += e / blocks;
+  std::printf("     phase 1's %d blocks end (per-block stamps, mean of %d runs) from %.1f to %.1f us, %.1f on average\n",
+              blocks, reps, *std::min_element(ends.begin(), ends.end()), *std::max_element(ends.begin(), ends.end()),
+              mean);
 }
 
 struct AttentionCase {
@@ -87,6 +134,7 @@ template <typename T> void runAttention(const AttentionCase& c, int sms, double 
   std::printf("TIME %-58s %9.1f us  %7.0f GB/s  %5.1f%% of copy  (phase 1 alone %.1f us, %.1f%%)\n",
               what.c_str(), us, kvBytes / us / 1e3, 100.0 * kvBytes / us / 1e3 / copyGBs, usPartial,
               100.0 * kvBytes / usPartial / 1e3 / copyGBs);
+  printBlockEnds<T>(plan, c.d, p, score);
 }
 
 } // namespace
