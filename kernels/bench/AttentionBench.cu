@@ -76,7 +76,8 @@ void printBlockEnds(const tcx::AttentionPlan& plan, int headDim, const tcx::Atte
   }
   double mean = 0;
   for (double e : ends) mean += e / blocks;
-  std::printf("     phase 1's %d blocks end (per-block stamps, mean of %d runs) from %.1f to %.1f us, %.1f on average\n",
+  std::printf("     phase 1's %d blocks end (per-block stamps, mean of %d runs) from %.1f to %.1f us, %.1f on "
+              "average\n",
               blocks, reps, *std::min_element(ends.begin(), ends.end()), *std::max_element(ends.begin(), ends.end()),
               mean);
 }

@@ -51,7 +51,8 @@ OpCase divByConstantCase(DType dtype) {
             const double divisors[] = {11.3125, -0.1, 0.0};
             for (int i = 0; i < 3; ++i)
               b.output(b.op("Div", {x, typedConstant(b, "c" + std::to_string(i), dtype, {}, {divisors[i]})}));
-            Value* huge = b.op("Mul", {x, typedConstant(b, "scale", dtype, {}, {dtype == DType::F32 ? 1e30 : 1e4})});
+            const double scale = dtype == DType::F32 ? 1e30 : 1e4;
+            Value* huge = b.op("Mul", {x, typedConstant(b, "scale", dtype, {}, {scale})});
             b.output(b.op("Div", {huge, typedConstant(b, "third", dtype, {1}, {3.0})}));
             b.output(b.op("Div", {feed(b, "v", dtype, kRagged, Feed::Sliced), typedConstant(b, "d", dtype, {}, {7.0})}));
             return b.finish();
