@@ -463,3 +463,24 @@ TEST_CASE("an element-wise kernel computes its thread's elements before it store
   CHECK(big.source.find("tcx::store<") > stored);
   CHECK(countOccurrences(big.source.substr(0, computed), "tcx::load<float>") == 2);
 }
+
+TEST_CASE("a Div by a normal float scalar constant multiplies by its reciprocal in double", "[codegen]") {
+  // tcx/divide.h: exact for normal divisors of float-computed types. A zero divisor, a divisor
+  // computed at run time and a double division keep the division.
+  GraphBuilder b("div_forms");
+  Value* x = b.input("x", DType::F32, {64});
+  Value* h = b.input("h", DType::BF16, {64});
+  Value* d = b.input("d", DType::F64, {64});
+  b.output(b.op("Div", {x, b.constant("c", Tensor::filled(DType::F32, {}, 11.3125))}));
+  b.output(b.op("Div", {h, b.constant("s", Tensor::filled(DType::BF16, {1}, -0.25))}));
+  b.output(b.op("Div", {x, b.constant("z", Tensor::filled(DType::F32, {}, 0.0))}));
+  b.output(b.op("Div", {x, b.input("y", DType::F32, {64})}));
+  b.output(b.op("Div", {d, b.constant("e", Tensor::filled(DType::F64, {}, 3.0))}));
+  VtcSession s(b.finish(), defaultGpuPreset());
+  s.select(EdgeConstraintSpecs{});
+  const std::string source = generateCuda(s.baselinePlan()).source;
+  CHECK(countOccurrences(source, "tcx::divideByConstant(") == 2);
+  CHECK(source.find(fmt::format("{:a})", 1.0 / 11.3125)) != std::string::npos);
+  CHECK(source.find(fmt::format("{:a})", 1.0 / -0.25)) != std::string::npos);
+  CHECK(countOccurrences(source, "tcx::op::Div(") == 3);
+}

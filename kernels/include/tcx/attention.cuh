@@ -84,8 +84,9 @@ __device__ __forceinline__ void advance(StepCursor& c, const AttentionParams& p)
 // (strideHead == D): then a panel takes 16 copies, not 16 per head (with a copy per lane per row
 // the copy engine's operands were converted lane by lane, and that loop drew 40 % of the
 // kernel's stall samples; pipeline.cuh). Worked out once per item: decoding the item and the job
-// at every fill, with integer divisions by runtime sizes, made the kernel bound by its integer
-// instructions (kernels/README.md).
+// at every fill, with integer divisions by sizes passed at run time (KernelBench), made the kernel
+// bound by its integer instructions; codegen's literal sizes fold the divisions either way
+// (kernels/README.md).
 template <typename T> struct FillJob {
   int row = -1;          // the panel row (position within the step) this lane fills; -1: none
   int column = 0;        // its first element within the panel row
