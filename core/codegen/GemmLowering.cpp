@@ -285,7 +285,7 @@ void emitGemmKernel(ValueCode& values, const GemmMatch& match, ElemType type, co
     body = "gemm_small_m_body";
     break;
   case GemmKernel::Tiled:
-    bounds = "tcx::kTiledThreads, tcx::kTiledMinBlocks";
+    bounds = fmt::format("tcx::tiledThreads({0}), tcx::tiledMinBlocks({0})", plan.tileRows);
     body = "gemm_tiled_body";
     break;
   case GemmKernel::WgmmaF32:

@@ -11,6 +11,7 @@
 
 #include <cublas_v2.h>
 
+#include <cstring>
 #include <string>
 
 namespace bench {
@@ -21,9 +22,10 @@ __global__ void __launch_bounds__(tcx::kSmallMThreads, tcx::smallMMinBlocks(MT))
   tcx::gemm_small_m_body<T, MT, B>(p, e);
 }
 
-template <typename T, tcx::Access A, tcx::Access B, typename E>
-__global__ void __launch_bounds__(tcx::kTiledThreads, tcx::kTiledMinBlocks) tiledKernel(tcx::GemmParams p, E e) {
-  tcx::gemm_tiled_body<T, A, B>(p, e);
+template <typename T, tcx::Access A, tcx::Access B, int Rows, typename E>
+__global__ void __launch_bounds__(tcx::tiledThreads(Rows), tcx::tiledMinBlocks(Rows))
+    tiledKernel(tcx::GemmParams p, E e) {
+  tcx::gemm_tiled_body<T, A, B, Rows>(p, e);
 }
 
 template <tcx::Access B, bool Tf32, typename E>
@@ -48,8 +50,11 @@ void launchGemm(const tcx::GemmPlan& plan, const tcx::GemmParams& p, StoreC e) {
       return;
     }
   if (plan.kernel == tcx::GemmKernel::Tiled) {
-    withAccess(plan.aAccess, [&](auto a) {
-      withAccess(plan.bAccess, [&](auto b) { launch(tiledKernel<T, a.value, b.value, StoreC>, plan.launch, p, e); });
+    withInt<tcx::kTiledSmall, tcx::kTiledLarge>(plan.tileRows, [&](auto rows) {
+      withAccess(plan.aAccess, [&](auto a) {
+        withAccess(plan.bAccess,
+                   [&](auto b) { launch(tiledKernel<T, a.value, b.value, rows.value, StoreC>, plan.launch, p, e); });
+      });
     });
     return;
   }
@@ -111,7 +116,11 @@ double cublasMicros(const GemmCase& c, const float* a, const float* b, float* ou
   });
 }
 
-template <typename T> void runGemm(const GemmCase& c, int sms, double copyGBs, unsigned seed, bool wgmma) {
+// The planner's choice, then (unless that is gemm_small_m) every other kernel that could run the
+// case (`force`), then for a timed float case cuBLAS.
+template <typename T>
+void runGemm(const GemmCase& c, int sms, double copyGBs, unsigned seed, bool wgmma,
+             tcx::GemmForce force = tcx::GemmForce::None) {
   tcx::GemmProblem pr;
   pr.type = elemType<T>();
   pr.batch = c.batch, pr.m = c.m, pr.n = c.n, pr.k = c.k;
@@ -119,7 +128,7 @@ template <typename T> void runGemm(const GemmCase& c, int sms, double copyGBs, u
   Buffer<T> a(viewStrides(c.a, c.batch, c.m, c.k, c.padA, pr.aStrides));
   Buffer<T> b(viewStrides(c.b, c.batch, c.k, c.n, c.padB, pr.bStrides));
   randomize(a, seed), randomize(b, seed + 1);
-  const tcx::GemmPlan plan = tcx::planGemm(pr, sms, c.splitK, wgmma);
+  const tcx::GemmPlan plan = tcx::planGemm(pr, sms, c.splitK, wgmma, force);
   Buffer<unsigned char> ws(std::max<i64>(1, plan.workspaceBytes));
   BENCH_CHECK(cudaMemset(ws.ptr, 0, ws.count));
   tcx::GemmParams p = plan.params;
@@ -137,17 +146,29 @@ template <typename T> void runGemm(const GemmCase& c, int sms, double copyGBs, u
   const std::string what = std::string(c.name) + " [" + kernel + tcx::gemmTemplateArgs(plan, "E") + ", split " +
                            std::to_string(p.splitK) + "]";
   report(what.c_str(), compare(out, ref), c.tf32 ? 2e-3 : std::is_same_v<T, float> ? 1e-5 : 1e-4);
-  if (!c.time)
+  const auto runAlternatives = [&] {
+    if (force != tcx::GemmForce::None || plan.kernel == tcx::GemmKernel::SmallM)
+      return;
+    for (const auto other : {tcx::GemmForce::Wgmma, tcx::GemmForce::TiledLarge, tcx::GemmForce::TiledSmall}) {
+      const tcx::GemmPlan alt = tcx::planGemm(pr, sms, c.splitK, wgmma, other);
+      if (alt.kernel != plan.kernel || alt.tileRows != plan.tileRows)
+        runGemm<T>(c, sms, copyGBs, seed, wgmma, other);
+    }
+  };
+  if (!c.time) {
+    runAlternatives();
     return;
+  }
   const double us = medianMicros([&] { launchGemm<T>(plan, p, store); });
   const double bytes = double(c.batch) * (i64{c.m} * c.k + i64{c.k} * c.n) * sizeof(T) + out.count * 4.0;
   const double flops = 2.0 * c.batch * c.m * c.n * double(c.k);
   std::printf("TIME %-58s %9.1f us  %7.0f GB/s  %5.1f%% of copy  %6.1f TFLOP/s\n", what.c_str(), us,
               bytes / us / 1e3, 100.0 * bytes / us / 1e3 / copyGBs, flops / us / 1e6);
+  if (force != tcx::GemmForce::None)
+    return;
+  runAlternatives();
   if constexpr (std::is_same_v<T, float>) {
-    if (plan.kernel == tcx::GemmKernel::WgmmaF32)
-      runGemm<T>(c, sms, copyGBs, seed, false);
-    else if (const double cublas = cublasMicros(c, a.ptr, b.ptr, ref.ptr))
+    if (const double cublas = cublasMicros(c, a.ptr, b.ptr, ref.ptr))
       std::printf("TIME %-58s %9.1f us  cuBLAS SGEMM, %6.1f TFLOP/s: tcx takes %.2fx its time\n", c.name, cublas,
                   flops / cublas / 1e6, us / cublas);
   }
@@ -155,9 +176,12 @@ template <typename T> void runGemm(const GemmCase& c, int sms, double copyGBs, u
 
 } // namespace
 
-void gemmBench(int sms, double copyGBs, bool checksOnly) {
+void gemmBench(int sms, double copyGBs, bool checksOnly, const char* only) {
   using L = Layout;
   unsigned seed = 100;
+  const auto wanted = [&](const GemmCase& c) {
+    return !(checksOnly && c.time) && (!only || std::strstr(c.name, only));
+  };
   const GemmCase bf16Cases[] = {
       {"small_m decode 16x4096x6144", 1, 16, 6144, 4096, L::RowMajor, L::RowMajor, 0, true},
       {"small_m decode 16x4096x4096", 1, 16, 4096, 4096, L::RowMajor, L::RowMajor, 0, true},
@@ -181,7 +205,7 @@ void gemmBench(int sms, double copyGBs, bool checksOnly) {
       {"tiled 65x4096x512 B k-contiguous", 1, 65, 4096, 512, L::RowMajor, L::ColMajor},
   };
   for (const GemmCase& c : bf16Cases)
-    if (!(checksOnly && c.time))
+    if (wanted(c))
       runGemm<__nv_bfloat16>(c, sms, copyGBs, seed += 2, false);
 
   const GemmCase halfCases[] = {
@@ -191,7 +215,7 @@ void gemmBench(int sms, double copyGBs, bool checksOnly) {
       {"half tiled 4096^3", 1, 4096, 4096, 4096, L::RowMajor, L::RowMajor, 0, true},
   };
   for (const GemmCase& c : halfCases)
-    if (!(checksOnly && c.time))
+    if (wanted(c))
       runGemm<__half>(c, sms, copyGBs, seed += 2, false);
 
   const GemmCase floatCases[] = {
@@ -233,6 +257,15 @@ void gemmBench(int sms, double copyGBs, bool checksOnly) {
       {"float ConvNeXt fc1 196x1536x384", 1, 196, 1536, 384, L::RowMajor, L::RowMajor, 0, true},
       {"float ConvNeXt fc1 196x1536x384 split 1", 1, 196, 1536, 384, L::RowMajor, L::RowMajor, 1, true},
       {"float ConvNeXt fc1 196x1536x384 split 3", 1, 196, 1536, 384, L::RowMajor, L::RowMajor, 3, true},
+      {"float Swin fc1 196x1536x384 B k-contiguous", 1, 196, 1536, 384, L::RowMajor, L::ColMajor, 0, true},
+      {"float Swin fc2 196x384x1536 B k-contiguous", 1, 196, 384, 1536, L::RowMajor, L::ColMajor, 0, true},
+      {"float Swin qkv 196x1152x384 B k-contiguous", 1, 196, 1152, 384, L::RowMajor, L::ColMajor, 0, true},
+      {"float Swin proj 196x384x384 B k-contiguous", 1, 196, 384, 384, L::RowMajor, L::ColMajor, 0, true},
+      {"float Swin proj 49x768x768 B k-contiguous", 1, 49, 768, 768, L::RowMajor, L::ColMajor, 0, true},
+      {"float Swin fc1 784x768x192 B k-contiguous", 1, 784, 768, 192, L::RowMajor, L::ColMajor, 0, true},
+      {"float Swin qkv 3136x288x96 B k-contiguous", 1, 3136, 288, 96, L::RowMajor, L::ColMajor, 0, true},
+      {"float 200x300x1000 small tiles, split", 1, 200, 300, 1000, L::RowMajor, L::RowMajor},
+      {"float 70x130x90 small tiles, A col-major B every other", 1, 70, 130, 90, L::ColMajor, L::EveryOther},
       {"float 1000x999x1001 padded, m, n and k tails", 1, 1000, 999, 1001, L::RowMajor, L::RowMajor, 0, false, 7, 5},
       {"float 3x300x256x200 batched", 3, 300, 256, 200, L::RowMajor, L::RowMajor},
       {"float ViT-32 fc1 6304x3072x768", 1, 6304, 3072, 768, L::RowMajor, L::RowMajor, 0, true},
@@ -248,7 +281,7 @@ void gemmBench(int sms, double copyGBs, bool checksOnly) {
       {"float 4096^3", 1, 4096, 4096, 4096, L::RowMajor, L::RowMajor, 0, true},
   };
   for (const GemmCase& c : floatCases)
-    if (!(checksOnly && c.time))
+    if (wanted(c))
       runGemm<float>(c, sms, copyGBs, seed += 2, true);
 }
 

@@ -18,7 +18,7 @@ void readAll(const void* p, i64 bytes, unsigned* sink) {
   l2Flush<<<4 * smCount(), tcx::kL2FlushThreads>>>(static_cast<const uint4*>(p), bytes / 16, 1u, sink);
 }
 
-void gemmBench(int sms, double copyGBs, bool checksOnly);
+void gemmBench(int sms, double copyGBs, bool checksOnly, const char* only);
 void attentionBench(int sms, double copyGBs, bool checksOnly);
 
 namespace {
@@ -36,10 +36,16 @@ double readBandwidth(Flush mode) {
 
 // --checks-only: the small correctness cases without timing (for compute-sanitizer).
 // --memset-flush: time after a memset flush, as KernelBench did before 2026-11-29 (BenchUtil.cuh).
+// --gemm-only: the GEMM cases, not the attention's; --gemm-case TEXT: the GEMM cases whose name has TEXT
+// (to profile one with Nsight Compute).
 int main(int argc, char** argv) {
-  bool checksOnly = false;
+  bool checksOnly = false, gemmOnly = false;
+  const char* gemmCase = nullptr;
   for (int i = 1; i < argc; ++i) {
     checksOnly |= std::strcmp(argv[i], "--checks-only") == 0;
+    gemmOnly |= std::strcmp(argv[i], "--gemm-only") == 0;
+    if (std::strcmp(argv[i], "--gemm-case") == 0 && i + 1 < argc)
+      gemmCase = argv[++i], gemmOnly = true;
     if (std::strcmp(argv[i], "--memset-flush") == 0)
       bench::flushMode = bench::Flush::Memset;
   }
@@ -62,8 +68,9 @@ int main(int argc, char** argv) {
                 100.0 * readGBs / copyGBs, afterMemset, 100.0 * afterMemset / copyGBs);
     std::printf("timed after a %s flush\n", bench::flushMode == bench::Flush::Read ? "read" : "memset");
   }
-  bench::gemmBench(prop.multiProcessorCount, copyGBs, checksOnly);
-  bench::attentionBench(prop.multiProcessorCount, copyGBs, checksOnly);
+  bench::gemmBench(prop.multiProcessorCount, copyGBs, checksOnly, gemmCase);
+  if (!gemmOnly)
+    bench::attentionBench(prop.multiProcessorCount, copyGBs, checksOnly);
   std::printf("%s: %d failure(s)\n", bench::failures ? "FAILED" : "ALL PASSED", bench::failures);
   return bench::failures ? 1 : 0;
 }

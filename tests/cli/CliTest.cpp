@@ -182,8 +182,9 @@ TEST_CASE("tcx export writes a CUDA project that nvcc builds", "[cli][export]") 
 }
 
 TEST_CASE("tcx export puts a real model's float GEMMs on wgmma for sm_90a only, and nvcc builds it", "[cli][export]") {
-  // ConvNeXt-T's MLP (K 384 and 1536) qualifies for gemm_wgmma_f32; --arch sm_90 keeps it on gemm_tiled.
-  const std::string model = std::string(TCX_SOURCE_DIR) + "/models/real/small/convnext_tiny.dynamo.onnx";
+  // ViT-B/16's MLP at one image (197 x 3072 x 768 and back) qualifies for gemm_wgmma_f32, its 197 x 768 x 768
+  // projections for gemm_tiled's small tiles (planGemm); --arch sm_90 keeps the MLP on gemm_tiled.
+  const std::string model = std::string(TCX_SOURCE_DIR) + "/models/real/full/vit.dynamo.onnx";
   auto read = [](const fs::path& file) {
     std::ifstream in(file);
     return std::string((std::istreambuf_iterator<char>(in)), {});
@@ -194,6 +195,8 @@ TEST_CASE("tcx export puts a real model's float GEMMs on wgmma for sm_90a only, 
   CHECK(read(hopper / "CMakeLists.txt").find("set(CMAKE_CUDA_ARCHITECTURES 90a)") != std::string::npos);
   CHECK(read(plain / "CMakeLists.txt").find("set(CMAKE_CUDA_ARCHITECTURES 90)") != std::string::npos);
   CHECK(read(hopper / "plan.cu").find("gemm_wgmma_f32_body<") != std::string::npos);
+  CHECK(read(hopper / "plan.cu").find("tcx::gemm_tiled_body<float, tcx::Access::ColContiguous, tcx::Access::RowContiguous, 64,") !=
+        std::string::npos);
   CHECK(read(plain / "plan.cu").find("gemm_wgmma_f32") == std::string::npos);
 #ifdef TCX_NVCC
   CHECK(nvccBuilds(hopper));

@@ -142,19 +142,24 @@ std::unique_ptr<VtcSession> caseSession(const std::string& name, const PlanOptio
 
 TEST_CASE("the wgmma cases run their float GEMMs on gemm_wgmma_f32", "[codegen][ops]") {
   // compute_op_gpu_test checks them on a GPU; they test gemm_wgmma_f32 only if they reach it. The
-  // classifier-like Gemm (transB) reads its weight with k contiguous.
-  const GeneratedPlan classifier = generateCuda(caseSession("Gemm_m200 f32")->optimizedPlan());
-  CHECK(test::countOccurrences(classifier.source, "tcx::gemm_wgmma_f32_body<tcx::Access::RowContiguous,") == 1);
-  // The optimised plan reads the sliced weight in place (rows of 136 floats); the baseline copies it
-  // into rows of 130, which wgmma's float4s cannot take.
+  // transB Gemm reads its weight with k contiguous. The optimised plan reads the sliced weight in
+  // place (rows of 136 floats); the baseline copies it into rows of 130, which wgmma's float4s
+  // cannot take.
   const std::unique_ptr<VtcSession> s = caseSession("MatMul on wgmma f32");
   const GeneratedPlan optimized = generateCuda(s->optimizedPlan());
-  CHECK(test::countOccurrences(optimized.source, "tcx::gemm_wgmma_f32_body<") == 2);
-  CHECK(test::countOccurrences(optimized.source, "p.b = {static_cast<const float*>(b.p[") == 2);
+  CHECK(test::countOccurrences(optimized.source, "tcx::gemm_wgmma_f32_body<") == 3);
+  CHECK(test::countOccurrences(optimized.source, "tcx::gemm_wgmma_f32_body<tcx::Access::RowContiguous,") == 1);
+  CHECK(test::countOccurrences(optimized.source, "p.b = {static_cast<const float*>(b.p[") == 3);
   CHECK(test::countOccurrences(optimized.source, ", 0, 136, 1};") == 1);
-  CHECK(test::countOccurrences(optimized.source, "p.m = 400;") == 1);
+  CHECK(test::countOccurrences(optimized.source, "p.m = 8000;") == 2);
   const GeneratedPlan baseline = generateCuda(s->baselinePlan());
-  CHECK(test::countOccurrences(baseline.source, "tcx::gemm_wgmma_f32_body<") == 1);
+  CHECK(test::countOccurrences(baseline.source, "tcx::gemm_wgmma_f32_body<") == 2);
+  // The few-row cases take gemm_tiled's small tiles instead (tiledRowsFor), the transB Gemm too.
+  const GeneratedPlan few = generateCuda(caseSession("Gemm_m200 f32")->optimizedPlan());
+  CHECK(test::countOccurrences(few.source, "tcx::gemm_wgmma_f32_body<") == 0);
+  CHECK(test::countOccurrences(few.source, "__launch_bounds__(tcx::tiledThreads(64), tcx::tiledMinBlocks(64))") == 4);
+  CHECK(test::countOccurrences(few.source, "tcx::gemm_tiled_body<float, tcx::Access::ColContiguous, "
+                                           "tcx::Access::RowContiguous, 64,") == 1);
 }
 
 TEST_CASE("the float pointwise convolution case runs two of its convolutions as tf32 GEMMs on wgmma channels-last",

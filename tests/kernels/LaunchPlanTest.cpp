@@ -113,17 +113,28 @@ TEST_CASE("float with at most 16 rows streams B with gemm_small_m in 3xTF32, spl
 }
 
 TEST_CASE("large M and float take gemm_tiled, K split until the tiles fill the GPU", "[kernels][launch]") {
-  const GemmPlan big = planGemm(rowMajor(65, 4096, 512), 132);
+  const GemmPlan big = planGemm(rowMajor(256, 4096, 4096), 132);
   REQUIRE(big.kernel == GemmKernel::Tiled);
+  REQUIRE(big.tileRows == kTiledLarge);
   REQUIRE(big.launch.grid[0] == 32);
-  REQUIRE(big.launch.grid[1] == 1);
-  REQUIRE(big.launch.sharedBytes == static_cast<unsigned>(tiledSharedBytes(2)));
-  REQUIRE(gemmTemplateArgs(big, "E") == "__nv_bfloat16, tcx::Access::ColContiguous, tcx::Access::ColContiguous, E");
-  INFO("32 tiles on 264 block slots want 8 splits; 8 K steps of 64 allow 4 of at least two steps");
+  REQUIRE(big.launch.grid[1] == 2);
+  REQUIRE(big.launch.block[0] == 256);
+  REQUIRE(big.launch.sharedBytes == static_cast<unsigned>(tiledSharedBytes(2, kTiledLarge)));
+  REQUIRE(gemmTemplateArgs(big, "E") ==
+          "__nv_bfloat16, tcx::Access::ColContiguous, tcx::Access::ColContiguous, 128, E");
+  INFO("64 tiles on 264 block slots want 4 splits of the 64 K steps of 64");
   CHECK(big.params.splitK == 4);
-  CHECK(big.params.kPerSplit == 128);
+  CHECK(big.params.kPerSplit == 1024);
   CHECK(big.launch.grid[2] == 4);
-  CHECK(big.workspaceBytes == kSplitKCounterBytes + std::size_t{32} * 4 * kTiledM * kTiledN * 4);
+  CHECK(big.workspaceBytes == kSplitKCounterBytes + std::size_t{64} * 4 * kTiledLarge * kTiledLarge * 4);
+  INFO("65 rows: 32 large tiles of 8 K steps, 256 steps for 132 multiprocessors, take the small tiles");
+  const GemmPlan few = planGemm(rowMajor(65, 4096, 512), 132);
+  REQUIRE(few.tileRows == kTiledSmall);
+  CHECK(few.launch.grid[0] == 64);
+  CHECK(few.launch.grid[1] == 2);
+  INFO("128 tiles on 528 block slots want 4 splits; 8 K steps allow 4 of at least two steps");
+  CHECK(few.params.splitK == 4);
+  CHECK(few.params.kPerSplit == 128);
 
   INFO("ViT's 197 x 768 x 3072 in float: 12 tiles, 96 K steps of 32 in 22 splits of 5 steps (20 splits)");
   const GemmPlan vit = planGemm(rowMajor(197, 768, 3072, ElemType::F32), 132);
@@ -133,8 +144,8 @@ TEST_CASE("large M and float take gemm_tiled, K split until the tiles fill the G
   CHECK(vit.params.kPerSplit == 160);
   CHECK(vit.params.splitK == 20);
   CHECK(vit.launch.grid[2] == 20);
-  CHECK(vit.launch.sharedBytes == static_cast<unsigned>(tiledSharedBytes(4)));
-  CHECK(tiledSharedBytes(4) == 3 * (128 * 128 + 32 * (128 + kTiledBPadF32) * 4));
+  CHECK(vit.launch.sharedBytes == static_cast<unsigned>(tiledSharedBytes(4, kTiledLarge)));
+  CHECK(tiledSharedBytes(4, kTiledLarge) == 3 * (128 * 128 + 32 * (128 + kTiledBPadF32) * 4));
 
   INFO("more tiles than the workspace has counters for: never split");
   const GemmPlan many = planGemm(rowMajor(1, kSmallMTileN * (kSplitKMaxTiles + 1), 4096, ElemType::F32), 132, 8);
@@ -146,7 +157,7 @@ TEST_CASE("large M and float take gemm_tiled, K split until the tiles fill the G
   const GemmPlan mlp = planGemm(rowMajor(6304, 768, 3072, ElemType::F32), 132);
   CHECK(mlp.params.splitK == 3);
   CHECK(mlp.params.kPerSplit == 1024);
-  CHECK(mlp.workspaceBytes == kSplitKCounterBytes + std::size_t{300} * 3 * kTiledM * kTiledN * 4);
+  CHECK(mlp.workspaceBytes == kSplitKCounterBytes + std::size_t{300} * 3 * kTiledLarge * kTiledLarge * 4);
   CHECK(detail::waveSplits(300, 264) == 3);
   CHECK(detail::waveSplits(1024, 264) == 1); // four waves, the last 88% full
   CHECK(detail::waveSplits(1152, 264) == 1); // ViT's q/k/v at 32 images: a split would save 1%
@@ -217,7 +228,45 @@ TEST_CASE("float GEMMs with A's k and B's n or k contiguous take wgmma where the
   CHECK(planGemm(pointwise, 132).kernel == GemmKernel::Tiled);
   pointwise.tf32 = false;
   CHECK(planGemm(pointwise, 132, 0, true).kernel == GemmKernel::Tiled);
-  CHECK(planGemm(rowMajor(1024, 768, kWgmmaMinK, ElemType::F32), 132, 0, true).kernel == GemmKernel::WgmmaF32);
+  CHECK(planGemm(rowMajor(4096, 768, kWgmmaMinK, ElemType::F32), 132, 0, true).kernel == GemmKernel::WgmmaF32);
+}
+
+TEST_CASE("few-row float GEMMs take gemm_tiled's small tiles, even where wgmma could run them", "[kernels][launch]") {
+  INFO("ConvNeXt-T's 49 x 3072 x 768 at one image: the small tiles do half the products of the large");
+  const GemmPlan fc1 = planGemm(rowMajor(49, 3072, 768, ElemType::F32), 132, 0, true);
+  REQUIRE(fc1.kernel == GemmKernel::Tiled);
+  REQUIRE(fc1.tileRows == kTiledSmall);
+  CHECK(gemmTemplateArgs(fc1, "E") == "float, tcx::Access::ColContiguous, tcx::Access::ColContiguous, 64, E");
+  CHECK(fc1.launch.block[0] == static_cast<unsigned>(tiledThreads(kTiledSmall)));
+  CHECK(fc1.launch.grid[0] == 48);
+  CHECK(fc1.launch.grid[1] == 1);
+  CHECK(fc1.launch.sharedBytes == static_cast<unsigned>(tiledSharedBytes(4, kTiledSmall)));
+  CHECK(tiledMinBlocks(kTiledSmall) * (tiledSharedBytes(4, kTiledSmall) + 1024) <= 228 * 1024);
+  INFO("48 tiles on 528 block slots want 11 splits of 24 K steps: 8 of 3 steps");
+  CHECK(fc1.params.splitK == 8);
+  CHECK(fc1.workspaceBytes == kSplitKCounterBytes + std::size_t{48} * 8 * kTiledSmall * kTiledSmall * 4);
+
+  INFO("196 x 384 x 1536: as many products either way, but 288 large steps for 132 multiprocessors");
+  const GemmPlan fc2 = planGemm(rowMajor(196, 384, 1536, ElemType::F32), 132, 0, true);
+  CHECK(fc2.tileRows == kTiledSmall);
+  CHECK(fc2.params.splitK == 16);
+  INFO("64 rows: half the products whatever the work");
+  CHECK(planGemm(rowMajor(64, 4096, 4096, ElemType::F32), 132, 0, true).tileRows == kTiledSmall);
+
+  INFO("ViT's 197 x 3072 x 768: 1152 large steps, wgmma's; gemm_tiled's large tiles without wgmma");
+  CHECK(planGemm(rowMajor(197, 3072, 768, ElemType::F32), 132, 0, true).kernel == GemmKernel::WgmmaF32);
+  const GemmPlan plain = planGemm(rowMajor(197, 3072, 768, ElemType::F32), 132);
+  CHECK(plain.kernel == GemmKernel::Tiled);
+  CHECK(plain.tileRows == kTiledLarge);
+
+  INFO("forced: each kernel where it can run");
+  const GemmProblem vit = rowMajor(197, 3072, 768, ElemType::F32);
+  CHECK(planGemm(vit, 132, 0, true, GemmForce::TiledSmall).tileRows == kTiledSmall);
+  CHECK(planGemm(vit, 132, 0, true, GemmForce::TiledLarge).tileRows == kTiledLarge);
+  CHECK(planGemm(rowMajor(49, 3072, 768, ElemType::F32), 132, 0, true, GemmForce::Wgmma).kernel ==
+        GemmKernel::WgmmaF32);
+  CHECK(planGemm(rowMajor(49, 3072, 768), 132, 0, true, GemmForce::Wgmma).kernel == GemmKernel::Tiled);
+  CHECK(planGemm(rowMajor(8, 3072, 768), 132, 0, false, GemmForce::TiledLarge).kernel == GemmKernel::Tiled);
 }
 
 TEST_CASE("attention plans one wave of blocks over KV head groups and chunks", "[kernels][launch]") {

@@ -78,19 +78,29 @@ small_half_t(tcx::GemmParams p, Epilogue e) { tcx::gemm_small_m_body<__half, 8, 
 extern "C" __global__ void __launch_bounds__(tcx::kSmallMThreads, tcx::smallMMinBlocks(3))
 small_strided(tcx::GemmParams p, Epilogue e) { tcx::gemm_small_m_body<__nv_bfloat16, 3, tcx::Access::Strided>(p, e); }
 
-extern "C" __global__ void __launch_bounds__(tcx::kTiledThreads, tcx::kTiledMinBlocks)
+extern "C" __global__ void __launch_bounds__(tcx::tiledThreads(128), tcx::tiledMinBlocks(128))
 tiled_bf16(tcx::GemmParams p, Epilogue e) {
-  tcx::gemm_tiled_body<__nv_bfloat16, tcx::Access::ColContiguous, tcx::Access::RowContiguous>(p, e);
+  tcx::gemm_tiled_body<__nv_bfloat16, tcx::Access::ColContiguous, tcx::Access::RowContiguous, 128>(p, e);
 }
 
-extern "C" __global__ void __launch_bounds__(tcx::kTiledThreads, tcx::kTiledMinBlocks)
+extern "C" __global__ void __launch_bounds__(tcx::tiledThreads(64), tcx::tiledMinBlocks(64))
 tiled_half_strided(tcx::GemmParams p, Epilogue e) {
-  tcx::gemm_tiled_body<__half, tcx::Access::RowContiguous, tcx::Access::Strided>(p, e);
+  tcx::gemm_tiled_body<__half, tcx::Access::RowContiguous, tcx::Access::Strided, 64>(p, e);
 }
 
-extern "C" __global__ void __launch_bounds__(tcx::kTiledThreads, tcx::kTiledMinBlocks)
+extern "C" __global__ void __launch_bounds__(tcx::tiledThreads(128), tcx::tiledMinBlocks(128))
 tiled_float(tcx::GemmParams p, Epilogue e) {
-  tcx::gemm_tiled_body<float, tcx::Access::ColContiguous, tcx::Access::ColContiguous>(p, e);
+  tcx::gemm_tiled_body<float, tcx::Access::ColContiguous, tcx::Access::ColContiguous, 128>(p, e);
+}
+
+extern "C" __global__ void __launch_bounds__(tcx::tiledThreads(64), tcx::tiledMinBlocks(64))
+tiled_float_small(tcx::GemmParams p, Epilogue e) {
+  tcx::gemm_tiled_body<float, tcx::Access::ColContiguous, tcx::Access::RowContiguous, 64>(p, e);
+}
+
+extern "C" __global__ void __launch_bounds__(tcx::tiledThreads(64), tcx::tiledMinBlocks(64))
+tiled_bf16_small_n_major(tcx::GemmParams p, Epilogue e) {
+  tcx::gemm_tiled_body<__nv_bfloat16, tcx::Access::ColContiguous, tcx::Access::ColContiguous, 64>(p, e);
 }
 
 extern "C" __global__ void __launch_bounds__(tcx::kWgmmaThreads, tcx::wgmmaMinBlocks(false))

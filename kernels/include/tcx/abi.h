@@ -167,23 +167,30 @@ TCX_HOST_DEVICE constexpr int smallMAPadding(Access b, int elemBytes) {
   return (b == Access::RowContiguous ? 64 : 16) / elemBytes;
 }
 
-// gemm_tiled: 128 x 128 output tiles, 128 bytes of K a step (64 16-bit or 32 float elements), a
-// 3-stage cp.async pipeline; at most 128 registers a thread, so that two blocks share a
-// multiprocessor. float B with n contiguous is staged as rows of kTiledN + kTiledBPadF32 floats
+// gemm_tiled: square output tiles of kTiledLarge or kTiledSmall rows, 128 bytes of K a step (64
+// 16-bit or 32 float elements), a 3-stage cp.async pipeline. The block's warps form 2 rows of
+// tileRows / 2 and tileRows / 32 columns of 32: 8 warps of 64 x 32 for the large tiles, 4 of 32 x 32
+// for the small. The small tiles serve GEMMs whose large tiles are too few to fill the
+// multiprocessors without splitting K many ways (Swin-T's and ConvNeXt-T's 49 to 196 rows at batch
+// 1): a split's partial tile is a quarter the size, and the last block that sums them all reads a
+// quarter as much. At most 128 registers a thread, so that two large or four small blocks share a
+// multiprocessor. float B with n contiguous is staged as rows of tileRows + kTiledBPadF32 floats
 // (gemm_tiled.cuh says why).
-inline constexpr int kTiledThreads = 256;
-inline constexpr int kTiledMinBlocks = 2;
-inline constexpr int kTiledM = 128;
-inline constexpr int kTiledN = 128;
+inline constexpr int kTiledLarge = 128;
+inline constexpr int kTiledSmall = 64;
 inline constexpr int kTiledRowBytes = 128;
 inline constexpr int kTiledStages = 3;
 inline constexpr int kTiledBPadF32 = 8;
+TCX_HOST_DEVICE constexpr int tiledThreads(int tileRows) { return 2 * tileRows; }
+TCX_HOST_DEVICE constexpr int tiledMinBlocks(int tileRows) { return tileRows == kTiledLarge ? 2 : 4; }
 TCX_HOST_DEVICE constexpr int tiledKElems(int elemBytes) { return kTiledRowBytes / elemBytes; }
-TCX_HOST_DEVICE constexpr int tiledStageBytes(int elemBytes) {
-  return kTiledM * kTiledRowBytes +
-         (elemBytes == 4 ? tiledKElems(4) * (kTiledN + kTiledBPadF32) * 4 : kTiledN * kTiledRowBytes);
+TCX_HOST_DEVICE constexpr int tiledStageBytes(int elemBytes, int tileRows) {
+  return tileRows * kTiledRowBytes +
+         (elemBytes == 4 ? tiledKElems(4) * (tileRows + kTiledBPadF32) * 4 : tileRows * kTiledRowBytes);
 }
-TCX_HOST_DEVICE constexpr int tiledSharedBytes(int elemBytes) { return kTiledStages * tiledStageBytes(elemBytes); }
+TCX_HOST_DEVICE constexpr int tiledSharedBytes(int elemBytes, int tileRows) {
+  return kTiledStages * tiledStageBytes(elemBytes, tileRows);
+}
 
 // gemm_wgmma_f32 (Hopper, float, A with k and B with n contiguous): 128 x 128 output tiles, two
 // warpgroups of 64 rows, 32 floats of K a stage. A stage holds A (cp.async) and B rounded to tf32

@@ -8,9 +8,11 @@
 // so results match an fp32 reference as PyTorch's default fp32 matmul (no tf32) does, at tensor-
 // core rather than CUDA-core speed.
 //
-// Grid: (ceil(N / kTiledN), ceil(M / kTiledM), batch x splitK), block kTiledThreads, dynamic shared
-// memory tiledSharedBytes(sizeof(T)) (planGemm in launch.h). Each step of the kTiledStages-deep
-// cp.async pipeline stages kTiledRowBytes of K of both operands (64 16-bit or 32 float elements).
+// Tiles of kTileRows x kTileRows outputs (kTiledLarge or kTiledSmall, abi.h says when each). Grid:
+// (ceil(N / kTileRows), ceil(M / kTileRows), batch x splitK), block tiledThreads(kTileRows), dynamic
+// shared memory tiledSharedBytes(sizeof(T), kTileRows) (planGemm in launch.h). Each step of the
+// kTiledStages-deep cp.async pipeline stages kTiledRowBytes of K of both operands (64 16-bit or 32
+// float elements).
 // A with k contiguous and B with either n or k contiguous take 16-byte asynchronous copies; any
 // other view is gathered element by element (correct, slow).
 //
@@ -18,7 +20,7 @@
 // each block writes its partial tile to the workspace and the last of a tile's blocks to arrive
 // (counted atomically) sums the splits in split order, so the result does not depend on arrival
 // order, runs the epilogue and leaves the counter at zero for the next launch. Workspace (abi.h):
-// the counters, then per tile splitK x kTiledM x kTiledN floats.
+// the counters, then per tile splitK x kTileRows x kTileRows floats.
 
 #include "tcx/epilogue.cuh"
 #include "tcx/mma.cuh"
@@ -28,7 +30,7 @@ namespace tcx {
 namespace detail {
 
 // Shared memory is addressed in 16-bit units: a float is two. K-major tiles (A; B with k
-// contiguous) are rows of kTiledRowBytes; 16-bit B with n contiguous is kTiledN elements a row.
+// contiguous) are rows of kTiledRowBytes; 16-bit B with n contiguous is the tile's columns a row.
 inline constexpr int kTiledKUnits = kTiledRowBytes / 2;
 
 // Unit offset of (row, col) in a tile whose rows are kRowUnits 16-bit units (at least 64). Chunks
@@ -44,14 +46,15 @@ template <typename T> __device__ __forceinline__ int chunkBytes(bool rowInside, 
   return rowInside ? max(0, min(kChunk, valid)) * static_cast<int>(sizeof(T)) : 0;
 }
 
-// float B with n contiguous is staged [k][kTiledN + kTiledBPadF32]: ldmatrix's transpose moves
+// float B with n contiguous is staged [k][kTileN + kTiledBPadF32]: ldmatrix's transpose moves
 // 16-bit halves, so those fragments are read element by element, and the padding puts a warp's 32
-// reads (4 rows of k, 8 columns) on distinct banks.
-template <typename T> __device__ __forceinline__ int nMajorOffset(int k, int n) {
+// reads (4 rows of k, 8 columns) on distinct banks (both tile widths are 8 banks past a multiple of
+// 32 a row).
+template <typename T, int kTileN> __device__ __forceinline__ int nMajorOffset(int k, int n) {
   if constexpr (isSame<T, float>)
-    return 2 * (k * (kTiledN + kTiledBPadF32) + n);
+    return 2 * (k * (kTileN + kTiledBPadF32) + n);
   else
-    return swizzle<kTiledN>(k, n);
+    return swizzle<kTileN>(k, n);
 }
 
 // A tile of kRows rows (r0.. of the operand) by one K step (k0..), k contiguous in memory at
@@ -60,11 +63,11 @@ template <typename T> __device__ __forceinline__ int nMajorOffset(int k, int n) 
 // The trip count is static: a thread's chunks share one column and lie kRowsPerPass rows apart,
 // so the loop unrolls and its column arithmetic is done once. (A loop from threadIdx.x stepping
 // by the block compiled to a general loop with a remainder, about 300 instructions a stage.)
-template <typename T, int kRows>
+template <typename T, int kRows, int kThreads>
 __device__ __forceinline__ void loadKMajor(unsigned short* dst, const T* base, i64 rowStride, int r0, int limitRows,
                                            int k0, int limitK) {
   constexpr int kChunk = 16 / sizeof(T), kChunksPerRow = kTiledRowBytes / 16;
-  constexpr int kRowsPerPass = kTiledThreads / kChunksPerRow;
+  constexpr int kRowsPerPass = kThreads / kChunksPerRow;
   static_assert(kRows % kRowsPerPass == 0, "every thread stages the same number of chunks");
   const int rFirst = threadIdx.x / kChunksPerRow, col = kChunk * (threadIdx.x % kChunksPerRow);
   const int valid = limitK - (k0 + col);
@@ -80,11 +83,11 @@ __device__ __forceinline__ void loadKMajor(unsigned short* dst, const T* base, i
 
 // The same for any strides, element by element; `rowFastest` walks the tile's rows fastest (the
 // operand's contiguous dimension, so the loads coalesce).
-template <typename T, int kRows>
+template <typename T, int kRows, int kThreads>
 __device__ __forceinline__ void gatherKMajor(unsigned short* dst, const T* base, i64 rowStride, i64 kStride, int r0,
                                              int limitRows, int k0, int limitK, bool rowFastest) {
   constexpr int kElems = kTiledRowBytes / sizeof(T);
-  for (int e = threadIdx.x; e < kRows * kElems; e += kTiledThreads) {
+  for (int e = threadIdx.x; e < kRows * kElems; e += kThreads) {
     const int r = rowFastest ? e % kRows : e / kElems, col = rowFastest ? e / kRows : e % kElems;
     const int row = r0 + r, k = k0 + col;
     *reinterpret_cast<T*>(dst + swizzle<kTiledKUnits>(r, col * (sizeof(T) / 2))) =
@@ -92,23 +95,25 @@ __device__ __forceinline__ void gatherKMajor(unsigned short* dst, const T* base,
   }
 }
 
-template <typename T, Access AAccess>
+template <typename T, Access AAccess, int kTileRows>
 __device__ __forceinline__ void loadTileA(unsigned short* dst, const GemmParams& p, const T* a, int m0, int k0) {
+  constexpr int kThreads = tiledThreads(kTileRows);
   if constexpr (AAccess == Access::ColContiguous)
-    loadKMajor<T, kTiledM>(dst, a, p.a.strideRow, m0, p.m, k0, p.k);
+    loadKMajor<T, kTileRows, kThreads>(dst, a, p.a.strideRow, m0, p.m, k0, p.k);
   else
-    gatherKMajor<T, kTiledM>(dst, a, p.a.strideRow, p.a.strideCol, m0, p.m, k0, p.k, AAccess == Access::RowContiguous);
+    gatherKMajor<T, kTileRows, kThreads>(dst, a, p.a.strideRow, p.a.strideCol, m0, p.m, k0, p.k,
+                                         AAccess == Access::RowContiguous);
 }
 
 // B's tile (rows k0.., cols n0..): K-major ([n][k]) when k is contiguous, else n-major ([k][n]).
-template <typename T, Access BAccess>
+template <typename T, Access BAccess, int kTileN>
 __device__ __forceinline__ void loadTileB(unsigned short* dst, const GemmParams& p, const T* b, int n0, int k0) {
-  constexpr int kElems = kTiledRowBytes / sizeof(T), kChunk = 16 / sizeof(T);
+  constexpr int kElems = kTiledRowBytes / sizeof(T), kChunk = 16 / sizeof(T), kThreads = tiledThreads(kTileN);
   if constexpr (BAccess == Access::RowContiguous) {
-    loadKMajor<T, kTiledN>(dst, b, p.b.strideCol, n0, p.n, k0, p.k);
+    loadKMajor<T, kTileN, kThreads>(dst, b, p.b.strideCol, n0, p.n, k0, p.k);
   } else if constexpr (BAccess == Access::ColContiguous) {
     // As loadKMajor: a thread's chunks share a column, kRowsPerPass rows of K apart.
-    constexpr int kChunksPerRow = kTiledN / kChunk, kRowsPerPass = kTiledThreads / kChunksPerRow;
+    constexpr int kChunksPerRow = kTileN / kChunk, kRowsPerPass = kThreads / kChunksPerRow;
     static_assert(kElems % kRowsPerPass == 0, "every thread stages the same number of chunks");
     const int rFirst = threadIdx.x / kChunksPerRow, col = kChunk * (threadIdx.x % kChunksPerRow);
     const int valid = p.n - (n0 + col);
@@ -117,12 +122,12 @@ __device__ __forceinline__ void loadTileB(unsigned short* dst, const GemmParams&
     for (int i = 0; i < kElems / kRowsPerPass; ++i) {
       const int r = rFirst + i * kRowsPerPass;
       const int bytes = chunkBytes<T>(k0 + r < p.k, valid);
-      cpAsync16(dst + nMajorOffset<T>(r, col), bytes ? src + i * kRowsPerPass * p.b.strideRow : b, bytes);
+      cpAsync16(dst + nMajorOffset<T, kTileN>(r, col), bytes ? src + i * kRowsPerPass * p.b.strideRow : b, bytes);
     }
   } else {
-    for (int e = threadIdx.x; e < kElems * kTiledN; e += kTiledThreads) {
-      const int r = e / kTiledN, col = e % kTiledN, k = k0 + r, n = n0 + col;
-      *reinterpret_cast<T*>(dst + nMajorOffset<T>(r, col)) =
+    for (int e = threadIdx.x; e < kElems * kTileN; e += kThreads) {
+      const int r = e / kTileN, col = e % kTileN, k = k0 + r, n = n0 + col;
+      *reinterpret_cast<T*>(dst + nMajorOffset<T, kTileN>(r, col)) =
           k < p.k && n < p.n ? b[k * p.b.strideRow + n * p.b.strideCol] : from_float<T>(0.0f);
     }
   }
@@ -157,7 +162,7 @@ template <int kTileM, int kTileN, int kKElems> __device__ __forceinline__ BlockT
 
 // B's fragments for one 32-byte step of K (ks) and the warp's four 8-column tiles:
 // b[ni] = {b0, b1} as mma.cuh lays them out.
-template <typename T, Access BAccess>
+template <typename T, Access BAccess, int kTileN>
 __device__ __forceinline__ void loadFragmentsB(unsigned (&b)[4][2], const unsigned short* bs, int ks, int warpN,
                                                int lane) {
   if constexpr (BAccess == Access::RowContiguous || !isSame<T, float>) {
@@ -168,7 +173,7 @@ __device__ __forceinline__ void loadFragmentsB(unsigned (&b)[4][2], const unsign
         ldmatrixX4(r, bs + swizzle<kTiledKUnits>(warpN * 32 + pair * 16 + lane % 8 + lane / 16 * 8,
                                                  ks * 16 + (lane / 8) % 2 * 8));
       else
-        ldmatrixX4Trans(r, bs + swizzle<kTiledN>(ks * 16 + lane % 8 + (lane / 8) % 2 * 8,
+        ldmatrixX4Trans(r, bs + swizzle<kTileN>(ks * 16 + lane % 8 + (lane / 8) % 2 * 8,
                                                  warpN * 32 + pair * 16 + lane / 16 * 8));
       b[2 * pair][0] = r[0];
       b[2 * pair][1] = r[1];
@@ -181,8 +186,8 @@ __device__ __forceinline__ void loadFragmentsB(unsigned (&b)[4][2], const unsign
 #pragma unroll
     for (int ni = 0; ni < 4; ++ni) {
       const int n = warpN * 32 + ni * 8 + g;
-      b[ni][0] = words[nMajorOffset<float>(ks * 8 + t, n) / 2];
-      b[ni][1] = words[nMajorOffset<float>(ks * 8 + t + 4, n) / 2];
+      b[ni][0] = words[nMajorOffset<float, kTileN>(ks * 8 + t, n) / 2];
+      b[ni][1] = words[nMajorOffset<float, kTileN>(ks * 8 + t + 4, n) / 2];
     }
   }
 }
@@ -214,17 +219,19 @@ __device__ __forceinline__ void mmaTiles(float (&acc)[4][4], const unsigned (&a)
 
 // Hands the block's accumulators to the epilogue, through the split-K handshake when there is
 // one. Element e of acc[mi][ni] is output (mBase + 16 mi + g + 8 (e / 2), nBase + 8 ni + 2 t + e % 2).
-template <typename Epilogue>
-__device__ __forceinline__ void tiledFinish(const GemmParams& p, const Epilogue& epilogue, float (&acc)[4][4][4],
-                                            int batch, int split, int mBase, int nBase) {
+template <int kTileRows, int kFragsM, typename Epilogue>
+__device__ __forceinline__ void tiledFinish(const GemmParams& p, const Epilogue& epilogue,
+                                            float (&acc)[kFragsM][4][4], int batch, int split, int mBase, int nBase) {
+  constexpr int kThreads = tiledThreads(kTileRows), kPerThread = kFragsM * 16;
+  static_assert(kPerThread * kThreads == kTileRows * kTileRows, "the block's accumulators are its tile");
   const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
   if (p.splitK > 1) {
     const unsigned tile = (batch * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
-    if (!splitKCombine<kTiledThreads, kTiledM * kTiledN / kTiledThreads>(&acc[0][0][0], p.workspace, tile, split,
-                                                                         p.splitK))
+    if (!splitKCombine<kThreads, kPerThread, kTileRows == kTiledSmall ? 2 : 1>(&acc[0][0][0], p.workspace, tile,
+                                                                               split, p.splitK))
       return;
   }
-  runEpilogue<8, 64>(epilogue, [&](int i) {
+  runEpilogue<8, kPerThread>(epilogue, [&](int i) {
     const int mi = i / 16, ni = i / 4 % 4, e = i % 4;
     const int m = mBase + mi * 16 + g + 8 * (e / 2);
     const int n = nBase + ni * 8 + 2 * t + e % 2;
@@ -235,26 +242,29 @@ __device__ __forceinline__ void tiledFinish(const GemmParams& p, const Epilogue&
 } // namespace detail
 
 // T: __half, __nv_bfloat16 or float. AAccess describes A (m, k), BAccess describes B (k, n);
-// Strided is always correct.
-template <typename T, Access AAccess, Access BAccess, typename Epilogue>
+// Strided is always correct. kTileRows: kTiledLarge or kTiledSmall.
+template <typename T, Access AAccess, Access BAccess, int kTileRows, typename Epilogue>
 __device__ __forceinline__ void gemm_tiled_body(const GemmParams& p, const Epilogue& epilogue) {
   using namespace detail;
+  static_assert(kTileRows == kTiledLarge || kTileRows == kTiledSmall, "gemm_tiled's two tile shapes");
+  // 2 x kWarpsN warps of kFragsM x 16 rows and 32 columns.
+  constexpr int kWarpsN = kTileRows / 32, kFragsM = kTileRows / 32;
   constexpr int kElems = kTiledRowBytes / sizeof(T);
-  constexpr int kAUnits = kTiledM * kTiledKUnits;
-  constexpr int kStageUnits = tiledStageBytes(sizeof(T)) / 2;
+  constexpr int kAUnits = kTileRows * kTiledKUnits;
+  constexpr int kStageUnits = tiledStageBytes(sizeof(T), kTileRows) / 2;
   // float's three products a step need the registers an unrolled K step would take.
   constexpr int kUnrollK = isSame<T, float> ? 1 : kTiledKUnits / 16;
   unsigned short* stages = reinterpret_cast<unsigned short*>(dynamicShared());
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int warpM = warp / 4, warpN = warp % 4; // 2 x 4 warps of 64 x 32
-  const BlockTile tile = blockTile<kTiledM, kTiledN, kElems>(p);
+  const int warpM = warp / kWarpsN, warpN = warp % kWarpsN;
+  const BlockTile tile = blockTile<kTileRows, kTileRows, kElems>(p);
   const int batch = tile.batch, split = tile.split, m0 = tile.m0, n0 = tile.n0, kBegin = tile.kBegin;
   const int kTiles = tile.kTiles;
   const T* a = static_cast<const T*>(p.a.data) + batch * p.a.strideBatch;
   const T* b = static_cast<const T*>(p.b.data) + batch * p.b.strideBatch;
   auto load = [&](int stage, int kt) {
-    loadTileA<T, AAccess>(stages + stage * kStageUnits, p, a, m0, kBegin + kt * kElems);
-    loadTileB<T, BAccess>(stages + stage * kStageUnits + kAUnits, p, b, n0, kBegin + kt * kElems);
+    loadTileA<T, AAccess, kTileRows>(stages + stage * kStageUnits, p, a, m0, kBegin + kt * kElems);
+    loadTileB<T, BAccess, kTileRows>(stages + stage * kStageUnits + kAUnits, p, b, n0, kBegin + kt * kElems);
   };
 
 #pragma unroll
@@ -264,7 +274,7 @@ __device__ __forceinline__ void gemm_tiled_body(const GemmParams& p, const Epilo
     cpAsyncCommit();
   }
 
-  float acc[4][4][4] = {};
+  float acc[kFragsM][4][4] = {};
   for (int kt = 0; kt < kTiles; ++kt) {
     cpAsyncWait<kTiledStages - 2>();
     // One barrier per step: it publishes stage kt and frees the stage read in step kt - 1,
@@ -279,22 +289,22 @@ __device__ __forceinline__ void gemm_tiled_body(const GemmParams& p, const Epilo
 #pragma unroll kUnrollK
     for (int ks = 0; ks < kTiledKUnits / 16; ++ks) {
       unsigned bf[4][2], bSmall[4][2] = {};
-      loadFragmentsB<T, BAccess>(bf, bs, ks, warpN, lane);
+      loadFragmentsB<T, BAccess, kTileRows>(bf, bs, ks, warpN, lane);
       if constexpr (isSame<T, float>)
 #pragma unroll
         for (int ni = 0; ni < 4; ++ni)
 #pragma unroll
           for (int j = 0; j < 2; ++j) splitTf32(bf[ni][j], bf[ni][j], bSmall[ni][j]);
 #pragma unroll
-      for (int mi = 0; mi < 4; ++mi) {
+      for (int mi = 0; mi < kFragsM; ++mi) {
         unsigned af[4];
-        ldmatrixX4(af, as + swizzle<kTiledKUnits>(warpM * 64 + mi * 16 + lane % 16, ks * 16 + lane / 16 * 8));
+        ldmatrixX4(af, as + swizzle<kTiledKUnits>(warpM * kFragsM * 16 + mi * 16 + lane % 16, ks * 16 + lane / 16 * 8));
         mmaTiles<T>(acc[mi], af, bf, bSmall);
       }
     }
   }
   cpAsyncWait<0>();
-  tiledFinish(p, epilogue, acc, batch, split, m0 + warpM * 64, n0 + warpN * 32);
+  tiledFinish<kTileRows>(p, epilogue, acc, batch, split, m0 + warpM * kFragsM * 16, n0 + warpN * 32);
 }
 
 } // namespace tcx

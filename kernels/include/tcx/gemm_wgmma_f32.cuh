@@ -37,8 +37,7 @@
 namespace tcx {
 namespace detail {
 
-static_assert(kWgmmaThreads == kTiledThreads && kWgmmaM == kTiledM && kWgmmaKElems == tiledKElems(4),
-              "gemm_wgmma_f32 stages A with gemm_tiled's loadKMajor");
+static_assert(kWgmmaKElems == tiledKElems(4), "gemm_wgmma_f32 stages A with gemm_tiled's loadKMajor");
 
 // The four float4s of B a thread stages, each 4 elements along B's contiguous dimension: with n
 // contiguous, K row `lane` of the stage at columns 4 (warp + 8 i)...; with k contiguous, column
@@ -169,8 +168,8 @@ __device__ __forceinline__ void gemm_wgmma_f32_body(const GemmParams& p, const E
   auto tileBBig = [&](int stage) { return tileA(stage) + kWgmmaTileBytes; };
   auto tileBSmall = [&](int stage) { return tileA(stage) + 2 * kWgmmaTileBytes; };
   auto loadA = [&](int stage, int kt) {
-    loadKMajor<float, kWgmmaM>(reinterpret_cast<unsigned short*>(tileA(stage)), a, p.a.strideRow, m0, p.m,
-                               kBegin + kt * kWgmmaKElems, p.k);
+    loadKMajor<float, kWgmmaM, kWgmmaThreads>(reinterpret_cast<unsigned short*>(tileA(stage)), a, p.a.strideRow, m0,
+                                              p.m, kBegin + kt * kWgmmaKElems, p.k);
   };
 
   WgmmaBRegs staged;

@@ -11,8 +11,8 @@
 //   extern "C" __global__ void __launch_bounds__(tcx::kSmallMThreads, tcx::smallMMinBlocks(MT))
 //   NAME(tcx::GemmParams p, EPILOGUE e) { tcx::gemm_small_m_body<T, MT, B_ACCESS>(p, e); }
 //
-//   extern "C" __global__ void __launch_bounds__(tcx::kTiledThreads, tcx::kTiledMinBlocks)
-//   NAME(tcx::GemmParams p, EPILOGUE e) { tcx::gemm_tiled_body<T, A_ACCESS, B_ACCESS>(p, e); }
+//   extern "C" __global__ void __launch_bounds__(tcx::tiledThreads(ROWS), tcx::tiledMinBlocks(ROWS))
+//   NAME(tcx::GemmParams p, EPILOGUE e) { tcx::gemm_tiled_body<T, A_ACCESS, B_ACCESS, ROWS>(p, e); }
 //
 //   extern "C" __global__ void __launch_bounds__(tcx::kConvThreads, MIN_BLOCKS)
 //   NAME(tcx::ConvParams p, EPILOGUE e) { tcx::conv_implicit_gemm_body<T, PATH>(p, e); }
@@ -133,11 +133,14 @@ constexpr Access operandAccess(const i64 (&strides)[3], bool aligned16, int batc
 }
 
 enum class GemmKernel { SmallM, Tiled, WgmmaF32 };
+// planGemm's choice, or one kernel it is told to take.
+enum class GemmForce { None, Wgmma, TiledLarge, TiledSmall };
 
 struct GemmPlan {
   GemmKernel kernel = GemmKernel::Tiled;
   ElemType type = ElemType::BF16;
   int mTiles = 0; // gemm_small_m's MT
+  int tileRows = 0; // gemm_tiled's kTileRows
   bool tf32 = false; // gemm_wgmma_f32's Tf32
   Access aAccess = Access::Strided;
   Access bAccess = Access::Strided;
@@ -186,13 +189,33 @@ constexpr i64 smallMSharedBytes(int mTiles, int kChunk, Access b, ElemType type)
   return std::max(staged, scratch);
 }
 
+// gemm_tiled's tile rows for `pr` (abi.h says why there are two): the small tiles where the large
+// ones hold at most kSmallTilesStepsPerSm of their K steps a multiprocessor, so that they would
+// split K many ways and one block would sum many large partial tiles, or where the small tiles
+// are at most twice as many, so do at most half the products (M at most 64: the large tiles'
+// rows past M are products too). On an H200 in 3xTF32 (docs/benchmarks.md, "Small tiles for
+// few-row float GEMMs") the small tiles took 49 x 3072 x 768 in 16.7 us against wgmma's 20.0,
+// 196 x 384 x 1536 in 18.9 against 25.6, 64 x 4096 x 4096 in 55.1 against 60.5; at 197 x 3072 x
+// 768 (9 large steps a multiprocessor) wgmma was ahead, 31.3 against 34.5.
+inline constexpr int kSmallTilesStepsPerSm = 4;
+inline int tiledRowsFor(const GemmProblem& pr, int smCount) {
+  using detail::ceilDiv;
+  const i64 steps = ceilDiv(pr.k, tiledKElems(elemBytes(pr.type)));
+  const i64 large = ceilDiv(pr.n, kTiledLarge) * ceilDiv(pr.m, kTiledLarge) * pr.batch;
+  const i64 small = ceilDiv(pr.n, kTiledSmall) * ceilDiv(pr.m, kTiledSmall) * pr.batch;
+  return large * steps <= i64{kSmallTilesStepsPerSm} * smCount || small <= 2 * large ? kTiledSmall : kTiledLarge;
+}
+
 // splitK == 0 picks it: the most splits whose blocks are all resident at once (smallMMinBlocks per
 // multiprocessor), so no tail wave streams with a few blocks; that measured best at 16 x 4096 x
 // 6144 on an H200 (kernels/README.md). Each split keeps at least one slice of K per warp.
 // `wgmma`: the code is compiled for sm_90a, so float GEMMs whose A has k contiguous and B n or k
 // take gemm_wgmma_f32 where K is at least kWgmmaMinK, or any K in tf32 (one product a step: no
-// 3xTF32 cost to amortise).
-inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0, bool wgmma = false) {
+// 3xTF32 cost to amortise), unless gemm_tiled would take its small tiles.
+// `force` takes one kernel whatever the problem (wgmma still needs its operands' access), so that the
+// benchmarks can compare them.
+inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0, bool wgmma = false,
+                         GemmForce force = GemmForce::None) {
   using namespace detail;
   GemmPlan plan;
   plan.type = pr.type;
@@ -204,9 +227,16 @@ inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0, boo
   p.batch = pr.batch, p.m = pr.m, p.n = pr.n, p.k = pr.k;
   p.splitK = 1, p.kPerSplit = pr.k, p.kChunk = 0;
 
-  const bool smallM = pr.m <= (pr.type == ElemType::F32 ? kSmallMMaxRowsF32 : kSmallMMaxRows);
-  if (!smallM && wgmma && pr.type == ElemType::F32 && (pr.tf32 || pr.k >= kWgmmaMinK) &&
-      plan.aAccess == Access::ColContiguous && plan.bAccess != Access::Strided) {
+  const bool smallM =
+      force == GemmForce::None && pr.m <= (pr.type == ElemType::F32 ? kSmallMMaxRowsF32 : kSmallMMaxRows);
+  const int rows = force == GemmForce::TiledLarge ? kTiledLarge
+                   : force == GemmForce::TiledSmall ? kTiledSmall
+                                                    : tiledRowsFor(pr, smCount);
+  const bool wgmmaFits = wgmma && pr.type == ElemType::F32 && plan.aAccess == Access::ColContiguous &&
+                         plan.bAccess != Access::Strided;
+  const bool wgmmaChosen = force == GemmForce::None && !smallM && (pr.tf32 || pr.k >= kWgmmaMinK) &&
+                           (pr.tf32 || rows == kTiledLarge);
+  if (wgmmaFits && (force == GemmForce::Wgmma || wgmmaChosen)) {
     plan.kernel = GemmKernel::WgmmaF32;
     plan.tf32 = pr.tf32;
     planOutputTiles(plan, pr, smCount, splitK,
@@ -216,9 +246,10 @@ inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0, boo
   }
   if (!smallM) {
     plan.kernel = GemmKernel::Tiled;
+    plan.tileRows = rows;
     planOutputTiles(plan, pr, smCount, splitK,
-                    {kTiledM, kTiledN, tiledKElems(elemBytes(pr.type)), kTiledMinBlocks, kTiledThreads,
-                     tiledSharedBytes(elemBytes(pr.type))});
+                    {rows, rows, tiledKElems(elemBytes(pr.type)), tiledMinBlocks(rows), tiledThreads(rows),
+                     tiledSharedBytes(elemBytes(pr.type), rows)});
     return plan;
   }
 
@@ -246,7 +277,7 @@ inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0, boo
   return plan;
 }
 
-// "T, MT, B" (small M), "B, TF32" (wgmma) or "T, A, B" (tiled), then the epilogue type.
+// "T, MT, B" (small M), "B, TF32" (wgmma) or "T, A, B, ROWS" (tiled), then the epilogue type.
 inline std::string gemmTemplateArgs(const GemmPlan& plan, std::string_view epilogue) {
   if (plan.kernel == GemmKernel::WgmmaF32)
     return std::string(accessName(plan.bAccess)) + (plan.tf32 ? ", true, " : ", false, ") + std::string(epilogue);
@@ -256,6 +287,10 @@ inline std::string gemmTemplateArgs(const GemmPlan& plan, std::string_view epilo
   s += ", ";
   s += accessName(plan.bAccess);
   s += ", ";
+  if (plan.kernel == GemmKernel::Tiled) {
+    s += std::to_string(plan.tileRows);
+    s += ", ";
+  }
   s += epilogue;
   return s;
 }

@@ -1,8 +1,8 @@
 // Gemm and MatMul on the library GEMMs: every transpose, alpha and beta, a
 // bias broadcast from a row, a column or a scalar, fp32 rows few enough for
 // gemm_small_m in 3xTF32 (both of its mappings of B) and too many (gemm_tiled's
-// 3xTF32, K split; on Hopper gemm_wgmma_f32's, B k-contiguous in the transB
-// Gemm), 16-bit types on gemm_small_m and gemm_tiled,
+// small tiles in 3xTF32, K split; products enough for gemm_wgmma_f32 on Hopper,
+// B n- and k-contiguous), 16-bit types on gemm_small_m and gemm_tiled,
 // operands read through a virtual (transposed) view, and a shared weight
 // under batches that do not fold into rows.
 
@@ -57,20 +57,26 @@ OpCase sequenceFirstCase(DType dtype) {
           }};
 }
 
-// Float linear layers for Hopper's gemm_wgmma_f32 (A with k and B with n
-// contiguous, K at least kWgmmaMinK) at every edge of its tiles: 400 rows
-// (a ragged fourth tile of 128) by 76 columns by 300 (a ragged last stage
-// of 32), a bias in the epilogue; 130 x 130 x 520 over a weight sliced from
-// 136 columns (rows 16-byte aligned), so that the last float4 of B's rows
-// is partly outside, with K split to fill the multiprocessors.
+// Float linear layers for Hopper's gemm_wgmma_f32 (A with k and B with n or
+// k contiguous, K at least kWgmmaMinK), each with products enough that
+// planGemm does not take gemm_tiled's small tiles (tiledRowsFor), at every
+// edge of its tiles: 8 x 1000 rows (a ragged eighth tile of 128) by 76
+// columns by 300 (a ragged last stage of 32), a bias in the epilogue; the
+// same rows as a transB Gemm (B k-contiguous); 130 x 130 x 8320 over a
+// weight sliced from 136 columns (rows 16-byte aligned), so that the last
+// float4 of B's rows is partly outside, with K split to fill the
+// multiprocessors.
 OpCase wgmmaCase() {
   return {caseName("MatMul on wgmma", DType::F32), [] {
             GraphBuilder b("wgmma");
-            Value* h = b.op("MatMul", {b.input("h", DType::F32, {2, 200, 300}), b.input("w", DType::F32, {300, 76})});
+            Value* h = b.op("MatMul", {b.input("h", DType::F32, {8, 1000, 300}), b.input("w", DType::F32, {300, 76})});
             b.output(b.op("Add", {h, b.input("bias", DType::F32, {76})}));
-            Value* wide = b.input("w2", DType::F32, {520, 136});
+            b.output(b.op("Gemm", {b.input("g", DType::F32, {8000, 300}), b.input("wt", DType::F32, {76, 300}),
+                                   b.input("gbias", DType::F32, {76})},
+                          attrs({{"transB", int64_t{1}}})));
+            Value* wide = b.input("w2", DType::F32, {8320, 136});
             Value* w2 = b.op("Slice", {wide, b.ints("starts", {0}), b.ints("ends", {130}), b.ints("axes", {1})});
-            b.output(b.op("MatMul", {b.input("x", DType::F32, {130, 520}), w2}));
+            b.output(b.op("MatMul", {b.input("x", DType::F32, {130, 8320}), w2}));
             return b.finish();
           }};
 }
@@ -96,7 +102,7 @@ OpCase manyResultsCase() {
 
 std::vector<OpCase> gemmCases() {
   std::vector<OpCase> cases;
-  // 33 and 200 rows take gemm_tiled with K split in two (one or two 128-row tiles, the second ragged).
+  // 33 and 200 rows take gemm_tiled's small tiles (one or four of 64 rows, the last ragged), K split in five.
   for (int64_t m : {1, 5, 16, 33, 200}) cases.push_back(gemmCase(DType::F32, m));
   for (DType dtype : {DType::F16, DType::BF16})
     for (int64_t m : {9, 100}) cases.push_back(gemmCase(dtype, m));
