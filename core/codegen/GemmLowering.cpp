@@ -309,8 +309,8 @@ void emitGemmKernel(ValueCode& values, const GemmMatch& match, ElemType type, co
       fmt::arg("args", gemmTemplateArgs(plan, epilogue) + (prologueArgs.empty() ? "" : ", " + prologueArgs)),
       fmt::arg("prologue", prologueArgs.empty() ? "" : ", " + prologueArgs + "{b}")));
   module.addLibraryLaunch(values.planKernelIndex(), entry, plan.launch.grid, plan.launch.block, plan.launch.sharedBytes,
-                   fmt::format("{}gemm {}x{}x{} (batch {}{})", what, p.m, p.n, p.k, p.batch,
-                               p.splitK > 1 ? fmt::format(", split {}", p.splitK) : ""));
+                   fmt::format("{}gemm {}x{}x{} (batch {}{}) on {}", what, p.m, p.n, p.k, p.batch,
+                               p.splitK > 1 ? fmt::format(", split {}", p.splitK) : "", gemmKernelName(plan)));
 }
 
 bool emitGemm(ValueCode& values, const GemmMatch& match, ElemType type, const std::string& what) {

@@ -370,8 +370,10 @@ TEST_CASE("a float linear layer runs on wgmma for sm_90a and on mma.sync otherwi
   CHECK(countOccurrences(other.source, "tcx::gemm_tiled_body<float,") == 2);
   // 256 x 3072: 2 x 24 tiles of 128 x 128, one block a multiprocessor, so K (768) splits in 2 to
   // fill 132 of them; the shared memory is three stages of A, B and B's remainder.
-  const std::vector<GeneratedLaunch> wgmma = launchesDescribed(hopper, "gemm 256x3072x768 (batch 1, split 2)");
+  const std::vector<GeneratedLaunch> wgmma =
+      launchesDescribed(hopper, "gemm 256x3072x768 (batch 1, split 2) on gemm_wgmma_f32");
   REQUIRE(wgmma.size() == 2);
+  CHECK(launchesDescribed(other, "gemm 256x3072x768 (batch 1, split 5) on gemm_tiled 128x128").size() == 2);
   CHECK(wgmma[0].block[0] == static_cast<unsigned>(kWgmmaThreads));
   CHECK(wgmma[0].grid == std::array<unsigned, 3>{24, 2, 2});
   CHECK(wgmma[0].sharedBytes == static_cast<unsigned>(wgmmaSharedBytes(false)));

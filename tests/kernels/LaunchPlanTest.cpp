@@ -245,6 +245,11 @@ TEST_CASE("few-row float GEMMs take gemm_tiled's small tiles, even where wgmma c
   INFO("48 tiles on 528 block slots want 11 splits of 24 K steps: 8 of 3 steps");
   CHECK(fc1.params.splitK == 8);
   CHECK(fc1.workspaceBytes == kSplitKCounterBytes + std::size_t{48} * 8 * kTiledSmall * kTiledSmall * 4);
+  INFO("a launch names its kernel and tiles");
+  CHECK(gemmKernelName(fc1) == "gemm_tiled 64x64");
+  CHECK(gemmKernelName(planGemm(rowMajor(4096, 4096, 4096, ElemType::F32), 132)) == "gemm_tiled 128x128");
+  CHECK(gemmKernelName(planGemm(rowMajor(4096, 4096, 4096, ElemType::F32), 132, 0, true)) == "gemm_wgmma_f32");
+  CHECK(gemmKernelName(planGemm(rowMajor(16, 4096, 4096), 132)) == "gemm_small_m");
 
   INFO("196 x 384 x 1536: as many products either way, but 288 large steps for 132 multiprocessors");
   const GemmPlan fc2 = planGemm(rowMajor(196, 384, 1536, ElemType::F32), 132, 0, true);

@@ -277,6 +277,17 @@ inline GemmPlan planGemm(const GemmProblem& pr, int smCount, int splitK = 0, boo
   return plan;
 }
 
+// The kernel `plan` runs, for a launch's description: "gemm_small_m", "gemm_tiled 64x64" (its tiles),
+// "gemm_wgmma_f32" or "gemm_wgmma_f32 tf32".
+inline std::string gemmKernelName(const GemmPlan& plan) {
+  switch (plan.kernel) {
+  case GemmKernel::SmallM: return "gemm_small_m";
+  case GemmKernel::Tiled: return "gemm_tiled " + std::to_string(plan.tileRows) + "x" + std::to_string(plan.tileRows);
+  case GemmKernel::WgmmaF32: return plan.tf32 ? "gemm_wgmma_f32 tf32" : "gemm_wgmma_f32";
+  }
+  return "gemm";
+}
+
 // "T, MT, B" (small M), "B, TF32" (wgmma) or "T, A, B, ROWS" (tiled), then the epilogue type.
 inline std::string gemmTemplateArgs(const GemmPlan& plan, std::string_view epilogue) {
   if (plan.kernel == GemmKernel::WgmmaF32)
