@@ -78,42 +78,24 @@ small_half_t(tcx::GemmParams p, Epilogue e) { tcx::gemm_small_m_body<__half, 8, 
 extern "C" __global__ void __launch_bounds__(tcx::kSmallMThreads, tcx::smallMMinBlocks(3))
 small_strided(tcx::GemmParams p, Epilogue e) { tcx::gemm_small_m_body<__nv_bfloat16, 3, tcx::Access::Strided>(p, e); }
 
-extern "C" __global__ void __launch_bounds__(tcx::tiledThreads(128), tcx::tiledMinBlocks(128))
-tiled_bf16(tcx::GemmParams p, Epilogue e) {
-  tcx::gemm_tiled_body<__nv_bfloat16, tcx::Access::ColContiguous, tcx::Access::RowContiguous, 128>(p, e);
-}
+// gemm_tiled's and gemm_wgmma_f32's wrappers as GemmLowering writes them, over both tile shapes,
+// every element type and the accesses each takes.
+#define TILED(NAME, T, A, B, ROWS)                                                                      \
+  extern "C" __global__ void __launch_bounds__(tcx::tiledThreads(ROWS), tcx::tiledMinBlocks(ROWS))     \
+  NAME(tcx::GemmParams p, Epilogue e) { tcx::gemm_tiled_body<T, tcx::Access::A, tcx::Access::B, ROWS>(p, e); }
+#define WGMMA(NAME, B, TF32)                                                                            \
+  extern "C" __global__ void __launch_bounds__(tcx::kWgmmaThreads, tcx::wgmmaMinBlocks(TF32))          \
+  NAME(tcx::GemmParams p, Epilogue e) { tcx::gemm_wgmma_f32_body<tcx::Access::B, TF32>(p, e); }
 
-extern "C" __global__ void __launch_bounds__(tcx::tiledThreads(64), tcx::tiledMinBlocks(64))
-tiled_half_strided(tcx::GemmParams p, Epilogue e) {
-  tcx::gemm_tiled_body<__half, tcx::Access::RowContiguous, tcx::Access::Strided, 64>(p, e);
-}
-
-extern "C" __global__ void __launch_bounds__(tcx::tiledThreads(128), tcx::tiledMinBlocks(128))
-tiled_float(tcx::GemmParams p, Epilogue e) {
-  tcx::gemm_tiled_body<float, tcx::Access::ColContiguous, tcx::Access::ColContiguous, 128>(p, e);
-}
-
-extern "C" __global__ void __launch_bounds__(tcx::tiledThreads(64), tcx::tiledMinBlocks(64))
-tiled_float_small(tcx::GemmParams p, Epilogue e) {
-  tcx::gemm_tiled_body<float, tcx::Access::ColContiguous, tcx::Access::RowContiguous, 64>(p, e);
-}
-
-extern "C" __global__ void __launch_bounds__(tcx::tiledThreads(64), tcx::tiledMinBlocks(64))
-tiled_bf16_small_n_major(tcx::GemmParams p, Epilogue e) {
-  tcx::gemm_tiled_body<__nv_bfloat16, tcx::Access::ColContiguous, tcx::Access::ColContiguous, 64>(p, e);
-}
-
-extern "C" __global__ void __launch_bounds__(tcx::kWgmmaThreads, tcx::wgmmaMinBlocks(false))
-wgmma_float(tcx::GemmParams p, Epilogue e) { tcx::gemm_wgmma_f32_body<tcx::Access::ColContiguous, false>(p, e); }
-
-extern "C" __global__ void __launch_bounds__(tcx::kWgmmaThreads, tcx::wgmmaMinBlocks(false))
-wgmma_float_k(tcx::GemmParams p, Epilogue e) { tcx::gemm_wgmma_f32_body<tcx::Access::RowContiguous, false>(p, e); }
-
-extern "C" __global__ void __launch_bounds__(tcx::kWgmmaThreads, tcx::wgmmaMinBlocks(true))
-wgmma_tf32(tcx::GemmParams p, Epilogue e) { tcx::gemm_wgmma_f32_body<tcx::Access::ColContiguous, true>(p, e); }
-
-extern "C" __global__ void __launch_bounds__(tcx::kWgmmaThreads, tcx::wgmmaMinBlocks(true))
-wgmma_tf32_k(tcx::GemmParams p, Epilogue e) { tcx::gemm_wgmma_f32_body<tcx::Access::RowContiguous, true>(p, e); }
+TILED(tiled_bf16, __nv_bfloat16, ColContiguous, RowContiguous, 128)
+TILED(tiled_half_strided, __half, RowContiguous, Strided, 64)
+TILED(tiled_float, float, ColContiguous, ColContiguous, 128)
+TILED(tiled_float_small, float, ColContiguous, RowContiguous, 64)
+TILED(tiled_bf16_small_n_major, __nv_bfloat16, ColContiguous, ColContiguous, 64)
+WGMMA(wgmma_float, ColContiguous, false)
+WGMMA(wgmma_float_k, RowContiguous, false)
+WGMMA(wgmma_tf32, ColContiguous, true)
+WGMMA(wgmma_tf32_k, RowContiguous, true)
 
 // A B prologue (a pointwise convolution's BN-ReLU), over either B access.
 struct ScaleRelu {

@@ -174,9 +174,9 @@ TCX_HOST_DEVICE constexpr int smallMAPadding(Access b, int elemBytes) {
 // multiprocessors without splitting K many ways (Swin-T's and ConvNeXt-T's 49 to 196 rows at batch
 // 1): a split's partial tile is a quarter the size, and the last block that sums them all reads a
 // quarter as much; and GEMMs of at most 64 rows, where half of a large tile's products are rows past
-// M (tiledRowsFor in launch.h has the rule). At most 128 registers a thread, so that two large or four small blocks share a
-// multiprocessor. float B with n contiguous is staged as rows of tileRows + kTiledBPadF32 floats
-// (gemm_tiled.cuh says why).
+// M (tiledRowsFor in launch_gemm.h has the rule). At most 128 registers a thread, so that two large
+// or four small blocks share a multiprocessor. float B with n contiguous is staged as rows of
+// tileRows + kTiledBPadF32 floats (gemm_tiled.cuh says why).
 inline constexpr int kTiledLarge = 128;
 inline constexpr int kTiledSmall = 64;
 inline constexpr int kTiledRowBytes = 128;
