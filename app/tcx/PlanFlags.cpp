@@ -23,8 +23,8 @@ void addPlanFlags(CLI::App& command, PlanFlags& flags) {
   for (LayoutPolicy p : kLayoutPolicies) names.push_back(layoutPolicyName(p));
   command.add_option("--layout", flags.layout,
                      "How intermediates are stored: as-exported; channels-last for the 4-D tensors convolutions "
-                     "read and write; auto (the default): channels-last where the model's convolutions run on cuDNN's "
-                     "channels-last kernels")
+                     "read and write; auto (the default): channels-last where no convolution is depthwise and there are "
+                     "8 GFLOP of convolution work or more")
       ->check(CLI::IsMember(names));
 }
 

@@ -99,6 +99,25 @@ void MappingFunction::addPiece(MappingPiece piece) {
   pieces_.push_back(std::move(piece));
 }
 
+namespace {
+
+// Adds to f piece p (over virtual extents ext) composed with each of inner's
+// pieces; inner's source k becomes f's source base + k.
+void addComposed(MappingFunction& f, const MappingPiece& p, const MappingFunction& inner, int base,
+                 const VarExtents& ext) {
+  for (const MappingPiece& q : inner.pieces()) {
+    MappingPiece r;
+    r.where = p.where;
+    for (const IndexConstraint& c : q.where) r.where.push_back({c.expr.substitute(p.index, ext), c.lo, c.hi});
+    r.source = q.source == MappingPiece::kFill ? MappingPiece::kFill : base + q.source;
+    r.fillValue = q.fillValue;
+    for (const IndexExpr& y : q.index) r.index.push_back(y.substitute(p.index, ext));
+    f.addPiece(std::move(r));
+  }
+}
+
+} // namespace
+
 MappingFunction MappingFunction::composeSource(int j, const MappingFunction& inner, int* firstNewSource) const {
   TCX_CHECK(inner.virtualShape() == sourceShapes_.at(j), ErrorKind::Internal,
             "composing a mapping of shape {} onto a source of shape {}", shapeToString(inner.virtualShape()),
@@ -110,19 +129,33 @@ MappingFunction MappingFunction::composeSource(int j, const MappingFunction& inn
   MappingFunction f(virtualShape_, shapes);
   VarExtents ext = extents();
   for (const MappingPiece& p : pieces_) {
-    if (p.source != j) {
+    if (p.source == j)
+      addComposed(f, p, inner, base, ext);
+    else
       f.addPiece(p);
-      continue;
-    }
-    for (const MappingPiece& q : inner.pieces()) {
-      MappingPiece r;
-      r.where = p.where;
-      for (const IndexConstraint& c : q.where) r.where.push_back({c.expr.substitute(p.index, ext), c.lo, c.hi});
-      r.source = q.source == MappingPiece::kFill ? MappingPiece::kFill : base + q.source;
-      r.fillValue = q.fillValue;
-      for (const IndexExpr& y : q.index) r.index.push_back(y.substitute(p.index, ext));
-      f.addPiece(std::move(r));
-    }
+  }
+  return f;
+}
+
+MappingFunction MappingFunction::composeSources(const std::vector<MappingFunction>& inners) const {
+  TCX_CHECK(inners.size() == sourceShapes_.size(), ErrorKind::Internal, "composing {} mappings onto {} sources",
+            inners.size(), sourceShapes_.size());
+  std::vector<Shape> shapes;
+  std::vector<int> base;
+  for (size_t j = 0; j < inners.size(); ++j) {
+    TCX_CHECK(inners[j].virtualShape() == sourceShapes_[j], ErrorKind::Internal,
+              "composing a mapping of shape {} onto a source of shape {}", shapeToString(inners[j].virtualShape()),
+              shapeToString(sourceShapes_[j]));
+    base.push_back(static_cast<int>(shapes.size()));
+    shapes.insert(shapes.end(), inners[j].sourceShapes().begin(), inners[j].sourceShapes().end());
+  }
+  MappingFunction f(virtualShape_, shapes);
+  VarExtents ext = extents();
+  for (const MappingPiece& p : pieces_) {
+    if (p.source == MappingPiece::kFill)
+      f.addPiece(p);
+    else
+      addComposed(f, p, inners[p.source], base[p.source], ext);
   }
   return f;
 }

@@ -1,7 +1,6 @@
 #include "plan/LayoutChoice.h"
 
 #include "ops/OpDef.h"
-#include "plan/StridedView.h"
 
 #include <algorithm>
 
@@ -15,67 +14,65 @@ bool layoutIsFree(const Value* v) {
   return v->type().shape.size() == 4 && !v->isGraphInput() && !v->isGraphOutput() && !v->isConstant();
 }
 
-// Whether a convolution runs on cuDNN's channels-last tensor-core kernels
-// (or the channels-last tf32 GEMM of 1x1s) once its tensors are stored so:
-// a dense one reading wide pixels and writing at least 32 channels
-// (ResNet's, ResNeXt's, DenseNet's 1x1s and its 3x3s to 32 growth
-// channels), reading a strided view (not ShuffleNet's shuffled channels).
-// Grouped and depthwise ones (MobileNet, EfficientNet, RegNet, ConvNeXt)
-// and dense ones reading narrow pixels (SqueezeNet's expands) run on
-// generated kernels, which are faster as stated. DenseNet-121's 3x3s once
-// counted as narrow, which left it as exported at 32 images though
-// channels-last measured 5599.3 us against 5967.8 (H100, docs/benchmarks.md).
-// A window wider than 1x1 over a slice of a larger tensor's channels (the
-// YOLOv11 C3K2 block's bottleneck reading half of cv1's output in place) is
-// not favoured: cuDNN ran it channels-last only as IMPLICIT_GEMM (3105 us
-// against 255 on a dense copy, H200) and the generated kernel, copying
-// channels-last windows without its 16-byte copies, took 510 us against 332
-// as exported (docs/benchmarks.md). A 1x1 reads such a slice as the tf32
-// GEMM's k-contiguous operand (DenseNet's concatenation prefixes).
-bool favoursChannelsLast(const FusedKernel& k, const Node& conv, const PointsToGraph& strategy) {
-  constexpr int64_t kWideIn = 64, kWideOut = 32;
-  const Shape &x = conv.input(0)->type().shape, &y = conv.output(0)->type().shape;
-  const Shape& w = conv.input(1)->type().shape;
-  if (conv.attrs().getInt("group", 1) != 1 || x.size() != 4 || y.size() != 4 || x[1] < kWideIn || y[1] < kWideOut)
-    return false;
-  if (std::find(k.inputs.begin(), k.inputs.end(), conv.input(0)) == k.inputs.end()) return true;
-  const std::optional<StridedView> view = stridedView(strategy.resolve(conv.input(0)).mapping);
-  const bool pointwise = w.size() == 4 && w[2] * w[3] == 1;
-  return view && (pointwise || (view->offset == 0 && hasPackedStrides(*view, x)));
-}
-
 bool isDepthwise(const Node& conv) {
   const int64_t groups = conv.attrs().getInt("group", 1);
   return groups > 1 && groups == conv.input(0)->type().shape[1];
 }
 
+// Whether a convolution would lose its fast kernel if the model were stored
+// channels-last. A depthwise one: the generated depthwise kernels as
+// exported were faster in every model that has them (MobileNetV3-small,
+// EfficientNet-B0, ShuffleNetV2 and ConvNeXt-T, at one image and at 32; the
+// table below). A window wider than 1x1 over a tensor the VTOG may make a
+// view into part of another (the YOLOv11 C3K2 block's bottleneck, which
+// reads half of cv1's output in place): cuDNN ran that channels-last only as
+// IMPLICIT_GEMM (3105 us against 255 on a dense copy, H200) and the
+// generated kernel, copying channels-last windows without its 16-byte
+// copies, took 510 us against 332 as exported (docs/benchmarks.md); the
+// block took 864.2 us channels-last against 663.4 as exported. This holds
+// for every strategy the greedy may choose, so the decision does not depend
+// on the edges chosen so far.
+bool losesChannelsLast(const Node& conv, const Vtog& vtog) {
+  if (isDepthwise(conv)) return true;
+  const Shape& w = conv.input(1)->type().shape;
+  const bool window = w.size() == 4 && w[2] * w[3] > 1;
+  return window && !vtog.outgoing(conv.input(0)).empty();
+}
+
 // LayoutPolicy::Auto: the whole model channels-last or none of it. A plan
-// that stores only the tensors of favoured convolutions channels-last
-// transposes wherever the two layouts meet, and on an H100 that cost more
-// than either gained (ResNeXt-50 at 32 images: 6012.7 us mixed against
-// 5140.1 as exported in one call, 4582.6 all channels-last in another;
-// docs/benchmarks.md). So channels-last where nearly all the convolutions'
-// work runs on cuDNN's channels-last kernels, no depthwise convolution
-// would lose its generated kernel, and there is work enough to fill the
-// GPU. The share is set from the nine CNNs of the real-model suite measured
-// both ways at 32 images: ResNet-18 (93% favoured) and ResNeXt-50 (92%)
-// gained 1.30x and 1.12x; RegNetY-400MF (71%) lost 1.32x; DenseNet-121
-// gained 1.03x then, 1.07x once its 1x1s ran on the tf32 GEMM. The work: at batch 1
-// (3.4 and 7.8 GFLOP favoured, against 109 and 248 at 32 images) the
-// generated kernels were faster as exported (ResNet-18 304.8 against 321.9
-// us channels-last, ResNeXt-50 723.9 against 1122.7).
-bool modelFavoursChannelsLast(const KernelGraph& kernels, const PointsToGraph& strategy) {
-  double favoured = 0, all = 0;
+// that stores only some convolutions' tensors channels-last transposes
+// wherever the two layouts meet, and that cost more than either gained
+// (ResNeXt-50 at 32 images on an H100: 6012.7 us mixed against 5140.1 as
+// exported and 4582.6 all channels-last; docs/benchmarks.md). So
+// channels-last where no convolution loses its kernel and there is
+// convolution work enough for cuDNN's channels-last kernels and the tf32
+// GEMM of 1x1s to pay off. The threshold is set from the nine CNNs of the
+// real-model suite measured both ways on an H200 (2026-11-29, tcx profile
+// --layout, wall us as exported / channels-last; convolution GFLOP as
+// counted here):
+//   ResNet-18       1 image 277.1 / 300.8 (3.6),   32 images 1205.5 / 982.3
+//   ResNeXt-50      1 image 544.8 / 534.5, 543.6 / 542.7 (8.5),   32: 4005.0 / 3166.8
+//   DenseNet-121    1 image 1453.5 / 1527.6 (5.7),  32: 5067.9 / 4174.7
+//   SqueezeNet 1.0  1 image 221.2 / 225.4 (1.6),   32: 1242.4 / 1078.6 (52)
+//   RegNetY-400MF   1 image 591.7 / 615.1 (0.8),   32: 1659.1 / 1578.0 (26)
+// and with depthwise convolutions, as exported faster at both batches:
+// MobileNetV3-small 281.8 / 338.8 and 537.1 / 763.2, EfficientNet-B0 569.3 /
+// 584.0 and 1963.6 / 3162.6, ShuffleNetV2 325.7 / 344.8 and 721.7 / 1031.6,
+// ConvNeXt-T 932.1 / 940.8 and 8749.0 / 10021.3. Channels-last wins from
+// ResNeXt-50's 8.5 GFLOP at one image up; DenseNet-121's 5.7 and ResNet-18's
+// 3.6 lose. An earlier rule (80 % of the work on favoured dense, wide
+// convolutions and 32 GFLOP of it) left SqueezeNet and RegNetY as exported at
+// 32 images, 1.15x and 1.05x slower.
+bool modelFavoursChannelsLast(const KernelGraph& kernels, const Vtog& vtog) {
+  constexpr double kMinConvFlops = 8e9;
+  double flops = 0;
   for (const FusedKernel& k : kernels.kernels())
     for (const Node* n : k.nodes) {
       if (n->op().fusionRole != FusionRole::Convolution) continue;
-      if (isDepthwise(*n)) return false;
-      const double flops = n->op().flops ? n->op().flops(*n) : 0;
-      all += flops;
-      if (favoursChannelsLast(k, *n, strategy)) favoured += flops;
+      if (losesChannelsLast(*n, vtog)) return false;
+      flops += n->op().flops ? n->op().flops(*n) : 0;
     }
-  constexpr double kFavouredShare = 0.8, kMinFavouredFlops = 32e9;
-  return all > 0 && favoured >= kFavouredShare * all && favoured >= kMinFavouredFlops;
+  return flops >= kMinConvFlops;
 }
 
 } // namespace
@@ -87,7 +84,7 @@ std::unordered_map<const Value*, Layout> chooseLayouts(const KernelGraph& kernel
   case LayoutPolicy::AsExported: return layouts;
   case LayoutPolicy::ChannelsLast: break;
   case LayoutPolicy::Auto:
-    if (!modelFavoursChannelsLast(kernels, strategy)) return layouts;
+    if (!modelFavoursChannelsLast(kernels, strategy.vtog())) return layouts;
     break;
   }
   for (const FusedKernel& k : kernels.kernels()) {
@@ -97,7 +94,7 @@ std::unordered_map<const Value*, Layout> chooseLayouts(const KernelGraph& kernel
     auto require = [&](const Value* v) {
       if (v->type().shape.size() != 4) return;
       // What the kernel reads or writes as v is stored in these tensors.
-      for (const Value* p : strategy.resolve(v).physical)
+      for (const Value* p : strategy.storage(v))
         if (layoutIsFree(p)) layouts[p] = Layout::channelsLast(4);
     };
     for (const Value* v : k.inputs) require(v);

@@ -124,23 +124,21 @@ private:
   }
 
   // A resolution's mapping (sources: the physical tensors listed) with each
-  // tensor's layout composed in, so that it indexes the buffers as stored.
-  MappingFunction asStored(MappingFunction mapping, const std::vector<const Value*>& physical) const {
-    for (size_t j = 0; j < physical.size(); ++j) {
-      const Layout layout = layoutOf(physical[j]);
-      if (layout.isIdentity()) continue;
-      const Shape& shape = physical[j]->type().shape;
-      int appended = 0;
-      mapping = mapping.composeSource(static_cast<int>(j), storageMapping(shape, layout), &appended);
-      // The stored tensor takes source j's place.
-      std::vector<int> newIndex(mapping.sourceShapes().size());
-      std::vector<Shape> shapes(mapping.sourceShapes().begin(), mapping.sourceShapes().begin() + appended);
-      for (int s = 0; s < appended; ++s) newIndex[s] = s;
-      newIndex[appended] = static_cast<int>(j);
-      shapes[j] = storedShape(shape, layout);
-      mapping = mapping.remapSources(newIndex, shapes);
+  // tensor's layout composed in, so that it indexes the buffers as stored:
+  // source j becomes the stored tensor j.
+  MappingFunction asStored(const MappingFunction& mapping, const std::vector<const Value*>& physical) const {
+    if (std::ranges::all_of(physical, [&](const Value* p) { return layoutOf(p).isIdentity(); })) return mapping;
+    std::vector<MappingFunction> stored;
+    std::vector<int> newIndex;
+    std::vector<Shape> shapes;
+    for (const Value* p : physical) {
+      const Layout layout = layoutOf(p);
+      const Shape& shape = p->type().shape;
+      stored.push_back(storageMapping(shape, layout));
+      newIndex.push_back(static_cast<int>(newIndex.size()));
+      shapes.push_back(storedShape(shape, layout));
     }
-    return mapping;
+    return mapping.composeSources(stored).remapSources(newIndex, shapes);
   }
 
   TensorAccess accessOf(const Value* v) {
@@ -206,20 +204,22 @@ private:
       TensorAccess from;
       from.value = out;
       from.mapping = todo;
+      std::vector<MappingFunction> inputs;
       std::vector<const Value*> physical;
       for (size_t s = 0; s < sem.dataInputs.size(); ++s) {
         const PointsToGraph::Resolution& r = ptg_.resolve(node.input(sem.dataInputs[s]));
-        from.mapping = from.mapping.composeSource(static_cast<int>(s), asStored(r.mapping, r.physical));
+        inputs.push_back(asStored(r.mapping, r.physical));
         physical.insert(physical.end(), r.physical.begin(), r.physical.end());
       }
-      // Drop the (now unreferenced) operand sources: keep only buffers.
-      std::vector<int> newIndex(from.mapping.sourceShapes().size(), -1);
+      // The sources are now the buffers, one per physical tensor listed; remapping merges the
+      // pieces that read one buffer at one offset.
+      from.mapping = from.mapping.composeSources(inputs);
+      std::vector<int> newIndex(physical.size());
       std::vector<Shape> shapes;
-      for (size_t s = sem.dataInputs.size(); s < newIndex.size(); ++s) {
-        newIndex[s] = static_cast<int>(from.buffers.size());
-        from.buffers.push_back(bufferFor(physical[s - sem.dataInputs.size()]));
-        const Value* p = physical[s - sem.dataInputs.size()];
-        shapes.push_back(storedShape(p->type().shape, layoutOf(p)));
+      for (size_t s = 0; s < physical.size(); ++s) {
+        newIndex[s] = static_cast<int>(s);
+        from.buffers.push_back(bufferFor(physical[s]));
+        shapes.push_back(storedShape(physical[s]->type().shape, layoutOf(physical[s])));
       }
       from.mapping = from.mapping.remapSources(newIndex, shapes);
       pk.outputs.push_back(accessOf(out));

@@ -2,6 +2,7 @@
 
 #include "index/Regions.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <functional>
 
@@ -62,7 +63,7 @@ const PointsToGraph::Resolution& PointsToGraph::resolve(const Value* v) const {
     return resolved_.emplace(v, std::move(r)).first->second;
   }
   // Gather the chosen edges' pieces into one mapping over their targets,
-  // then replace each target by its own resolution.
+  // then replace the targets by their own resolutions.
   std::vector<Shape> targetShapes;
   for (int e : edges) targetShapes.push_back(vtog_->edge(e).to->type().shape);
   MappingFunction m(v->type().shape, targetShapes);
@@ -71,17 +72,19 @@ const PointsToGraph::Resolution& PointsToGraph::resolve(const Value* v) const {
       if (p.source != MappingPiece::kFill) p.source = static_cast<int>(i);
       m.addPiece(std::move(p));
     }
+  std::vector<MappingFunction> targets;
   std::vector<const Value*> physical;
   for (size_t i = 0; i < edges.size(); ++i) {
     const Resolution& target = resolve(vtog_->edge(edges[i]).to);
-    m = m.composeSource(static_cast<int>(i), target.mapping);
+    targets.push_back(target.mapping);
     physical.insert(physical.end(), target.physical.begin(), target.physical.end());
   }
-  // Sources are now [targets..., physical of target 0, physical of target 1, ...]:
-  // drop the (no longer referenced) targets and merge repeated physical tensors.
+  // Sources are now [physical of target 0, physical of target 1, ...]: merge
+  // repeated physical tensors.
+  m = m.composeSources(targets);
   std::vector<int> newIndex(m.sourceShapes().size(), -1);
-  for (size_t s = edges.size(); s < m.sourceShapes().size(); ++s) {
-    const Value* p = physical[s - edges.size()];
+  for (size_t s = 0; s < m.sourceShapes().size(); ++s) {
+    const Value* p = physical[s];
     auto it = std::find(r.physical.begin(), r.physical.end(), p);
     if (it == r.physical.end()) {
       newIndex[s] = static_cast<int>(r.physical.size());
@@ -94,6 +97,17 @@ const PointsToGraph::Resolution& PointsToGraph::resolve(const Value* v) const {
   for (const Value* p : r.physical) shapes.push_back(p->type().shape);
   r.mapping = m.remapSources(newIndex, shapes);
   return resolved_.emplace(v, std::move(r)).first->second;
+}
+
+std::vector<const Value*> PointsToGraph::storage(const Value* v) const {
+  const std::vector<int>& edges = edgesOf(v);
+  if (edges.empty()) return {v};
+  // The same tensors in the same order as resolve's: each target's, first occurrence kept.
+  std::vector<const Value*> out;
+  for (int e : edges)
+    for (const Value* p : storage(vtog_->edge(e).to))
+      if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+  return out;
 }
 
 } // namespace tcx

@@ -114,3 +114,44 @@ TEST_CASE("pieces that come to read one source at one offset become one unguarde
   shifted.addPiece(columns(1, 3, 8, 3));
   CHECK(shifted.remapSources({0, 0}, {{2, 8}}).pieces().size() == 2);
 }
+
+TEST_CASE("resolving every source at once gives what resolving one at a time gives", "[mapping]") {
+  // A concatenation [2, 8] of three parts, [2, 3], [2, 2] and [2, 3]: the first a transposed view of a [3, 2] buffer,
+  // the second of columns 2 and 3 of a [2, 6] buffer, the third a column of each of two [2, 2] buffers and a fill.
+  MappingFunction concat({2, 8}, {{2, 3}, {2, 2}, {2, 3}});
+  concat.addPiece(columns(0, 0, 3, 0));
+  concat.addPiece(columns(1, 3, 5, 3));
+  concat.addPiece(columns(2, 5, 8, 5));
+  const MappingFunction transposed = MappingFunction::affine({2, 3}, {3, 2}, {{0, 1}, {1, 0}}, {0, 0});
+  const MappingFunction middle = MappingFunction::affine({2, 2}, {2, 6}, {{1, 0}, {0, 1}}, {0, 2});
+  MappingFunction split({2, 3}, {{2, 2}, {2, 2}});
+  split.addPiece(columns(0, 0, 1, 0));
+  split.addPiece(columns(1, 1, 2, 0));
+  MappingPiece fill;
+  fill.where = {{IndexExpr::var(1), 2, 3}};
+  fill.source = MappingPiece::kFill;
+  fill.fillValue = 1.5;
+  split.addPiece(fill);
+
+  const MappingFunction once = concat.composeSources({transposed, middle, split});
+  // One at a time: the resolved sources stay in front of the new ones until remapped away.
+  const MappingFunction stepwise = concat.composeSource(0, transposed).composeSource(1, middle).composeSource(2, split);
+  const MappingFunction dropped = stepwise.remapSources({-1, -1, -1, 0, 1, 2, 3}, once.sourceShapes());
+  REQUIRE(once.sourceShapes() == std::vector<Shape>{{3, 2}, {2, 6}, {2, 2}, {2, 2}});
+  CHECK(once.coversExactlyOnce());
+  REQUIRE(once.pieces().size() == dropped.pieces().size());
+  for (int64_t r = 0; r < 2; ++r)
+    for (int64_t c = 0; c < 8; ++c) {
+      INFO("x = (" << r << ", " << c << ")");
+      const int64_t x[2] = {r, c};
+      const auto a = once.evaluate(x), b = dropped.evaluate(x);
+      CHECK(a.source == b.source);
+      CHECK(a.offset == b.offset);
+      CHECK(a.fillValue == b.fillValue);
+    }
+  const int64_t first[2] = {1, 2}, middleX[2] = {0, 4}, filled[2] = {1, 7};
+  CHECK(once.evaluate(first).offset == 2 * 2 + 1); // transposed: buffer [3, 2] at (2, 1)
+  CHECK(once.evaluate(middleX).offset == 3);       // columns 2.. of the [2, 6] buffer: (0, 3)
+  CHECK(once.evaluate(filled).source == MappingPiece::kFill);
+  CHECK(once.evaluate(filled).fillValue == 1.5);
+}

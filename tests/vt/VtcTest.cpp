@@ -55,6 +55,7 @@ TEST_CASE("yolo c3k2: Split and Concat vanish into the concat output", "[vtc][sa
     const Value* v = s.graph().findValue(name);
     REQUIRE(v);
     CHECK(s.strategy().resolve(v).physical == std::vector<const Value*>{concat});
+    CHECK(s.strategy().storage(v) == s.strategy().resolve(v).physical);
   }
   requireBitIdentical(s, s.optimizedPlan(), 3);
 }
@@ -90,6 +91,8 @@ size_t sweepConstraints(VtcSession& s) {
     }
     CHECK(s.greedy().selected.count(e.id));
     REQUIRE(s.strategy().valid());
+    // Where tensors are stored, found without composing mappings, is what resolving finds.
+    for (const Value* v : s.graph().values()) CHECK(s.strategy().storage(v) == s.strategy().resolve(v).physical);
     requireBitIdentical(s, s.optimizedPlan(), 6);
     ++checked;
   }
