@@ -1,7 +1,7 @@
 // gemm_small_m, gemm_tiled and gemm_wgmma_f32 against the reference kernel, and
 // their speed; float GEMMs also against cuBLAS's SGEMM in its default (fp32, no tf32) math mode,
-// which is what PyTorch runs for an fp32 matmul. A float case gemm_wgmma_f32 takes runs on
-// gemm_tiled as well, so the two compare in one run.
+// which is what PyTorch runs for an fp32 matmul, 16-bit ones against cuBLAS's GemmEx. Each case
+// runs on every other kernel that can take it as well, so they compare in one run.
 
 #include "BenchUtil.cuh"
 #include "Dispatch.cuh"
@@ -9,6 +9,7 @@
 #include "tcx/gemm.cuh"
 #include "tcx/launch.h"
 
+#include <algorithm>
 #include <cublas_v2.h>
 
 #include <cstring>
@@ -96,9 +97,10 @@ template <typename T> tcx::ElemType elemType() {
          : std::is_same_v<T, __half> ? tcx::ElemType::F16 : tcx::ElemType::BF16;
 }
 
-// cuBLAS SGEMM on the same operands, row-major A (unpadded) and B row- or column-major: as
-// column-major, C^T = B^T A^T. Microseconds, or 0 where the case's layout is not one of those.
-double cublasMicros(const GemmCase& c, const float* a, const float* b, float* out) {
+// cuBLAS on the same operands (SGEMM for float, in its default fp32 math; GemmEx with fp32 accumulation and output
+// for 16-bit T), row-major A (unpadded) and B row- or column-major: as column-major, C^T = B^T A^T. Microseconds,
+// or 0 where the case's layout is not one of those.
+template <typename T> double cublasMicros(const GemmCase& c, const T* a, const T* b, float* out) {
   if (c.a != Layout::RowMajor || c.b == Layout::EveryOther || c.padA || c.padB)
     return 0;
   static cublasHandle_t handle = [] {
@@ -109,15 +111,22 @@ double cublasMicros(const GemmCase& c, const float* a, const float* b, float* ou
   }();
   const float one = 1.0f, zero = 0.0f;
   const bool bRowMajor = c.b == Layout::RowMajor;
+  const cublasOperation_t opB = bRowMajor ? CUBLAS_OP_N : CUBLAS_OP_T;
+  const int ldb = bRowMajor ? c.n : c.k;
   return medianMicros([&] {
-    cublasSgemmStridedBatched(handle, bRowMajor ? CUBLAS_OP_N : CUBLAS_OP_T, CUBLAS_OP_N, c.n, c.m, c.k, &one, b,
-                              bRowMajor ? c.n : c.k, i64{c.k} * c.n, a, c.k, i64{c.m} * c.k, &zero, out, c.n,
-                              i64{c.m} * c.n, c.batch);
+    if constexpr (std::is_same_v<T, float>) {
+      cublasSgemmStridedBatched(handle, opB, CUBLAS_OP_N, c.n, c.m, c.k, &one, b, ldb, i64{c.k} * c.n, a, c.k,
+                                i64{c.m} * c.k, &zero, out, c.n, i64{c.m} * c.n, c.batch);
+    } else {
+      const cudaDataType type = std::is_same_v<T, __half> ? CUDA_R_16F : CUDA_R_16BF;
+      cublasGemmStridedBatchedEx(handle, opB, CUBLAS_OP_N, c.n, c.m, c.k, &one, b, type, ldb, i64{c.k} * c.n, a,
+                                 type, c.k, i64{c.m} * c.k, &zero, out, CUDA_R_32F, c.n, i64{c.m} * c.n, c.batch,
+                                 CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    }
   });
 }
 
-// The planner's choice, then (unless that is gemm_small_m) every other kernel that could run the
-// case (`force`), then for a timed float case cuBLAS.
+// The planner's choice, then every other kernel that could run the case (`force`), then for a timed case cuBLAS.
 template <typename T>
 void runGemm(const GemmCase& c, int sms, double copyGBs, unsigned seed, bool wgmma,
              tcx::GemmForce force = tcx::GemmForce::None) {
@@ -147,12 +156,16 @@ void runGemm(const GemmCase& c, int sms, double copyGBs, unsigned seed, bool wgm
                            std::to_string(p.splitK) + "]";
   report(what.c_str(), compare(out, ref), c.tf32 ? 2e-3 : std::is_same_v<T, float> ? 1e-5 : 1e-4);
   const auto runAlternatives = [&] {
-    if (force != tcx::GemmForce::None || plan.kernel == tcx::GemmKernel::SmallM)
+    if (force != tcx::GemmForce::None)
       return;
+    // Each kernel once: a force the case cannot take (wgmma for 16-bit T) plans what another force does.
+    std::vector<std::pair<tcx::GemmKernel, int>> ran{{plan.kernel, plan.tileRows}};
     for (const auto other : {tcx::GemmForce::Wgmma, tcx::GemmForce::TiledLarge, tcx::GemmForce::TiledSmall}) {
       const tcx::GemmPlan alt = tcx::planGemm(pr, sms, c.splitK, wgmma, other);
-      if (alt.kernel != plan.kernel || alt.tileRows != plan.tileRows)
-        runGemm<T>(c, sms, copyGBs, seed, wgmma, other);
+      if (std::find(ran.begin(), ran.end(), std::pair{alt.kernel, alt.tileRows}) != ran.end())
+        continue;
+      ran.emplace_back(alt.kernel, alt.tileRows);
+      runGemm<T>(c, sms, copyGBs, seed, wgmma, other);
     }
   };
   if (!c.time) {
@@ -167,11 +180,9 @@ void runGemm(const GemmCase& c, int sms, double copyGBs, unsigned seed, bool wgm
   if (force != tcx::GemmForce::None)
     return;
   runAlternatives();
-  if constexpr (std::is_same_v<T, float>) {
-    if (const double cublas = cublasMicros(c, a.ptr, b.ptr, ref.ptr))
-      std::printf("TIME %-58s %9.1f us  cuBLAS SGEMM, %6.1f TFLOP/s: tcx takes %.2fx its time\n", c.name, cublas,
-                  flops / cublas / 1e6, us / cublas);
-  }
+  if (const double cublas = cublasMicros(c, a.ptr, b.ptr, ref.ptr))
+    std::printf("TIME %-58s %9.1f us  cuBLAS %s, %6.1f TFLOP/s: tcx takes %.2fx its time\n", c.name, cublas,
+                std::is_same_v<T, float> ? "SGEMM" : "GemmEx", flops / cublas / 1e6, us / cublas);
 }
 
 } // namespace
