@@ -70,7 +70,8 @@ bool modelFavoursChannelsLast(const KernelGraph& kernels, const Vtog& vtog) {
     for (const Node* n : k.nodes) {
       if (n->op().fusionRole != FusionRole::Convolution) continue;
       if (losesChannelsLast(*n, vtog)) return false;
-      flops += n->op().flops ? n->op().flops(*n) : 0;
+      // Only 2-D convolutions (4-D tensors) are stored channels-last.
+      if (n->input(0)->type().shape.size() == 4) flops += n->op().flops ? n->op().flops(*n) : 0;
     }
   return flops >= kMinConvFlops;
 }
