@@ -62,7 +62,7 @@ bool losesChannelsLast(const Node& conv, const Vtog& vtog) {
 // ResNeXt-50's 8.5 GFLOP at one image up; DenseNet-121's 5.7 and ResNet-18's
 // 3.6 lose. An earlier rule (80 % of the work on favoured dense, wide
 // convolutions and 32 GFLOP of it) left SqueezeNet and RegNetY as exported at
-// 32 images, 1.15x and 1.05x slower.
+// 32 images, 1.15x and 1.05x slower (computed from the table).
 bool modelFavoursChannelsLast(const KernelGraph& kernels, const Vtog& vtog) {
   constexpr double kMinConvFlops = 8e9;
   double flops = 0;

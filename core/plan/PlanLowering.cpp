@@ -5,6 +5,7 @@
 #include "plan/LayoutChoice.h"
 
 #include <algorithm>
+#include <numeric>
 #include <unordered_map>
 
 namespace tcx {
@@ -129,16 +130,16 @@ private:
   MappingFunction asStored(const MappingFunction& mapping, const std::vector<const Value*>& physical) const {
     if (std::ranges::all_of(physical, [&](const Value* p) { return layoutOf(p).isIdentity(); })) return mapping;
     std::vector<MappingFunction> stored;
-    std::vector<int> newIndex;
-    std::vector<Shape> shapes;
-    for (const Value* p : physical) {
-      const Layout layout = layoutOf(p);
-      const Shape& shape = p->type().shape;
-      stored.push_back(storageMapping(shape, layout));
-      newIndex.push_back(static_cast<int>(newIndex.size()));
-      shapes.push_back(storedShape(shape, layout));
-    }
-    return mapping.composeSources(stored).remapSources(newIndex, shapes);
+    for (const Value* p : physical) stored.push_back(storageMapping(p->type().shape, layoutOf(p)));
+    return mergeAligned(mapping.composeSources(stored));
+  }
+
+  // The same mapping, with pieces that read one source at one offset merged (remapSources onto
+  // the same sources).
+  static MappingFunction mergeAligned(const MappingFunction& mapping) {
+    std::vector<int> same(mapping.sourceShapes().size());
+    std::iota(same.begin(), same.end(), 0);
+    return mapping.remapSources(same, mapping.sourceShapes());
   }
 
   TensorAccess accessOf(const Value* v) {
@@ -211,17 +212,9 @@ private:
         inputs.push_back(asStored(r.mapping, r.physical));
         physical.insert(physical.end(), r.physical.begin(), r.physical.end());
       }
-      // The sources are now the buffers, one per physical tensor listed; remapping merges the
-      // pieces that read one buffer at one offset.
-      from.mapping = from.mapping.composeSources(inputs);
-      std::vector<int> newIndex(physical.size());
-      std::vector<Shape> shapes;
-      for (size_t s = 0; s < physical.size(); ++s) {
-        newIndex[s] = static_cast<int>(s);
-        from.buffers.push_back(bufferFor(physical[s]));
-        shapes.push_back(storedShape(physical[s]->type().shape, layoutOf(physical[s])));
-      }
-      from.mapping = from.mapping.remapSources(newIndex, shapes);
+      // The sources are now the buffers as stored, one per physical tensor listed.
+      from.mapping = mergeAligned(from.mapping.composeSources(inputs));
+      for (const Value* p : physical) from.buffers.push_back(bufferFor(p));
       pk.outputs.push_back(accessOf(out));
       pk.copyFrom.push_back(std::move(from));
     }

@@ -31,19 +31,26 @@ void requireSplitInvariants(const GemmPlan& plan) {
   REQUIRE(i64{plan.launch.sharedBytes} * smallMMinBlocks(plan.mTiles) <= kSmallMSharedPerSm);
 }
 
+// A plan on gemm_small_m: its 8-row tiles of A, B's access, its tiles of 64 columns and its splits of K.
+void requireSmallM(const GemmPlan& plan, int mTiles, Access b, unsigned columnTiles, int kPerSplit, int splitK) {
+  REQUIRE(plan.kernel == GemmKernel::SmallM);
+  REQUIRE(plan.mTiles == mTiles);
+  REQUIRE(plan.bAccess == b);
+  REQUIRE(plan.launch.block[0] == static_cast<unsigned>(kSmallMThreads));
+  CHECK(plan.launch.grid[0] == columnTiles);
+  CHECK(plan.params.kPerSplit == kPerSplit);
+  CHECK(plan.params.splitK == splitK);
+  requireSplitInvariants(plan);
+}
+
 } // namespace
 
 TEST_CASE("decode projections take gemm_small_m with split K", "[kernels][launch]") {
   const GemmPlan plan = planGemm(rowMajor(16, 6144, 4096), 132);
-  REQUIRE(plan.kernel == GemmKernel::SmallM);
-  REQUIRE(plan.mTiles == 2);
-  REQUIRE(plan.bAccess == Access::ColContiguous);
-  REQUIRE(plan.launch.grid[0] == 96);
-  REQUIRE(plan.launch.block[0] == kSmallMThreads);
-  REQUIRE(plan.params.splitK == 2); // 192 blocks: all resident at two per multiprocessor
+  // 96 tiles in 2 splits: 192 blocks, all resident at two per multiprocessor.
+  requireSmallM(plan, 2, Access::ColContiguous, 96, 2048, 2);
   // A of the whole split staged at once: one A stage, so the warps' B loads run ahead across it.
   REQUIRE(plan.params.kChunk >= plan.params.kPerSplit);
-  requireSplitInvariants(plan);
   REQUIRE(gemmTemplateArgs(plan, "Epi") == "__nv_bfloat16, 2, tcx::Access::ColContiguous, Epi");
 
   for (int splitK : {1, 2, 3, 7, 1000}) {
@@ -72,40 +79,23 @@ TEST_CASE("float with at most 16 rows streams B with gemm_small_m in 3xTF32, spl
   // multiprocessor want 4 splits of the 256 16-row slices of K; 16 rows of A for a split's 1024
   // columns fit one stage.
   const GemmPlan proj = planGemm(rowMajor(16, 4096, 4096, ElemType::F32), 132);
-  REQUIRE(proj.kernel == GemmKernel::SmallM);
-  REQUIRE(proj.mTiles == 2);
-  REQUIRE(proj.bAccess == Access::ColContiguous);
-  CHECK(proj.launch.grid[0] == 64);
-  CHECK(proj.params.kPerSplit == 1024);
-  CHECK(proj.params.splitK == 4);
+  requireSmallM(proj, 2, Access::ColContiguous, 64, 1024, 4);
   CHECK(proj.params.kChunk == 1024);
   CHECK(proj.launch.sharedBytes == 16u * (1024 + 4) * 4);
   CHECK(proj.workspaceBytes == static_cast<std::size_t>(kSplitKCounterBytes + 64 * 4 * 16 * 64 * 4));
   CHECK(gemmTemplateArgs(proj, "E") == "float, 2, tcx::Access::ColContiguous, E");
-  requireSplitInvariants(proj);
   // Llama's MLP down projection: K = 14336 in 4 splits of 3584 is staged in chunks of 1536 (16
   // rows of floats and the padding in half of the 200 KiB two blocks share).
   GemmProblem down = rowMajor(16, 4096, 14336, ElemType::F32);
   down.bStrides[1] = 1, down.bStrides[2] = 14336;
   const GemmPlan d = planGemm(down, 132);
-  REQUIRE(d.bAccess == Access::RowContiguous);
-  CHECK(d.params.splitK == 4);
-  CHECK(d.params.kPerSplit == 3584);
+  requireSmallM(d, 2, Access::RowContiguous, 64, 3584, 4);
   CHECK(d.params.kChunk == 1536);
-  requireSplitInvariants(d);
   // A batch-1 classifier with a transposed weight (Gemm transB): 16 tiles want 16 splits; 80
   // slices of K allow 10, one a warp.
   GemmProblem classifier = rowMajor(1, 1000, 1280, ElemType::F32);
   classifier.bStrides[1] = 1, classifier.bStrides[2] = 1280;
-  const GemmPlan c = planGemm(classifier, 132);
-  REQUIRE(c.kernel == GemmKernel::SmallM);
-  REQUIRE(c.mTiles == 1);
-  REQUIRE(c.bAccess == Access::RowContiguous);
-  CHECK(c.launch.grid[0] == 16);
-  CHECK(c.params.kPerSplit == 128);
-  CHECK(c.params.splitK == 10);
-  CHECK(c.launch.block[0] == static_cast<unsigned>(kSmallMThreads));
-  requireSplitInvariants(c);
+  requireSmallM(planGemm(classifier, 132), 1, Access::RowContiguous, 16, 128, 10);
   INFO("a K of one slice is not split, and needs no workspace; 17 rows of floats take gemm_tiled");
   const GemmPlan one = planGemm(rowMajor(4, 64, 30, ElemType::F32), 132);
   CHECK(one.params.splitK == 1);
