@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <map>
 
 namespace tcx {
 
@@ -48,9 +49,17 @@ Shape storedShape(const Shape& shape, const Layout& layout) {
 
 MappingFunction storageMapping(const Shape& shape, const Layout& layout) {
   if (layout.isIdentity()) return MappingFunction::identity(shape);
+  // Kept per thread, as MappingFunction::identity keeps its own: lowering
+  // composes this into every access of every tensor stored channels-last,
+  // at each of the greedy's kernel lowerings.
+  thread_local std::map<std::pair<Shape, std::vector<int>>, MappingFunction> built;
+  auto key = std::make_pair(shape, layout.order);
+  if (auto it = built.find(key); it != built.end()) return it->second;
   std::vector<std::vector<int64_t>> strides(shape.size(), std::vector<int64_t>(shape.size(), 0));
   for (size_t i = 0; i < layout.order.size(); ++i) strides[i][layout.order[i]] = 1;
-  return MappingFunction::affine(shape, storedShape(shape, layout), strides, std::vector<int64_t>(shape.size(), 0));
+  MappingFunction f =
+      MappingFunction::affine(shape, storedShape(shape, layout), strides, std::vector<int64_t>(shape.size(), 0));
+  return built.emplace(std::move(key), std::move(f)).first->second;
 }
 
 } // namespace tcx

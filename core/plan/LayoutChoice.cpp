@@ -78,16 +78,21 @@ bool modelFavoursChannelsLast(const KernelGraph& kernels, const Vtog& vtog) {
 
 } // namespace
 
+LayoutPolicy decideLayoutPolicy(const KernelGraph& kernels, const Vtog& vtog, LayoutPolicy policy) {
+  switch (policy) {
+  case LayoutPolicy::AsExported:
+  case LayoutPolicy::ChannelsLast: return policy;
+  case LayoutPolicy::Auto:
+    return modelFavoursChannelsLast(kernels, vtog) ? LayoutPolicy::ChannelsLast : LayoutPolicy::AsExported;
+  }
+  return policy;
+}
+
 std::unordered_map<const Value*, Layout> chooseLayouts(const KernelGraph& kernels, const PointsToGraph& strategy,
                                                        LayoutPolicy policy) {
   std::unordered_map<const Value*, Layout> layouts;
-  switch (policy) {
-  case LayoutPolicy::AsExported: return layouts;
-  case LayoutPolicy::ChannelsLast: break;
-  case LayoutPolicy::Auto:
-    if (!modelFavoursChannelsLast(kernels, strategy.vtog())) return layouts;
-    break;
-  }
+  if (decideLayoutPolicy(kernels, strategy.vtog(), policy) != LayoutPolicy::ChannelsLast) return layouts;
+  const Layout channelsLast = Layout::channelsLast(4);
   for (const FusedKernel& k : kernels.kernels()) {
     if (!std::any_of(k.nodes.begin(), k.nodes.end(),
                      [](const Node* n) { return n->op().fusionRole == FusionRole::Convolution; }))
@@ -96,7 +101,7 @@ std::unordered_map<const Value*, Layout> chooseLayouts(const KernelGraph& kernel
       if (v->type().shape.size() != 4) return;
       // What the kernel reads or writes as v is stored in these tensors.
       for (const Value* p : strategy.storage(v))
-        if (layoutIsFree(p)) layouts[p] = Layout::channelsLast(4);
+        if (layoutIsFree(p)) layouts.try_emplace(p, channelsLast);
     };
     for (const Value* v : k.inputs) require(v);
     for (const Value* v : k.outputs) require(v);

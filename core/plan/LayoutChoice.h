@@ -24,4 +24,10 @@ namespace tcx {
 std::unordered_map<const Value*, Layout> chooseLayouts(const KernelGraph& kernels, const PointsToGraph& strategy,
                                                        LayoutPolicy policy);
 
+// What `policy` stores the model's convolutions' tensors as: Auto decided
+// (AsExported or ChannelsLast), the others as they are. Auto's decision
+// holds for every strategy, so a caller that lowers under many strategies
+// (the greedy's cost oracle) decides it once.
+LayoutPolicy decideLayoutPolicy(const KernelGraph& kernels, const Vtog& vtog, LayoutPolicy policy);
+
 } // namespace tcx

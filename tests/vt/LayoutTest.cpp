@@ -5,6 +5,7 @@
 #include "ops/GraphBuilder.h"
 #include "pipeline/VtcSession.h"
 #include "plan/Layout.h"
+#include "plan/LayoutChoice.h"
 #include "target/GpuPreset.h"
 
 #include "support/PlanCheck.h"
@@ -61,6 +62,41 @@ TEST_CASE("a channels-last layout stores the channel innermost", "[layout]") {
     INFO("x = (" << x[0] << ", " << x[1] << ", " << x[2] << ", " << x[3] << ")");
     CHECK(m.evaluate(x.data()).offset == ((x[0] * 4 + x[2]) * 5 + x[3]) * 3 + x[1]);
   }
+}
+
+TEST_CASE("identity and storage mappings answer for their own shape", "[layout]") {
+  // Both are kept once built (per shape): a shape asked after another gets its own.
+  const Layout nhwc = Layout::channelsLast(4);
+  for (const Shape& shape : {Shape{2, 3, 4, 5}, Shape{2, 5, 4, 3}, Shape{2, 3, 4, 5}, Shape{1, 7, 1, 2}}) {
+    INFO("shape (" << shape[0] << ", " << shape[1] << ", " << shape[2] << ", " << shape[3] << ")");
+    const MappingFunction id = MappingFunction::identity(shape);
+    const MappingFunction stored = storageMapping(shape, nhwc);
+    REQUIRE(id.virtualShape() == shape);
+    REQUIRE(stored.virtualShape() == shape);
+    REQUIRE(stored.sourceShapes() == std::vector<Shape>{storedShape(shape, nhwc)});
+    const std::vector<int64_t> last{shape[0] - 1, shape[1] - 1, shape[2] - 1, shape[3] - 1};
+    CHECK(id.evaluate(last.data()).offset == numElements(shape) - 1);
+    CHECK(stored.evaluate(last.data()).offset == numElements(shape) - 1);
+    const std::vector<int64_t> channel{0, shape[1] - 1, 0, 0};
+    CHECK(id.evaluate(channel.data()).offset == (shape[1] - 1) * shape[2] * shape[3]);
+    CHECK(stored.evaluate(channel.data()).offset == shape[1] - 1);
+  }
+}
+
+TEST_CASE("the Auto layout is decided once per model, by its convolutions' work", "[layout]") {
+  // The residual block's convolutions are far from the 8 GFLOP channels-last pays off at.
+  VtcSession small(residualBlock(), defaultGpuPreset());
+  CHECK(decideLayoutPolicy(small.kernels(), small.vtog(), LayoutPolicy::Auto) == LayoutPolicy::AsExported);
+  CHECK(decideLayoutPolicy(small.kernels(), small.vtog(), LayoutPolicy::ChannelsLast) == LayoutPolicy::ChannelsLast);
+  // 32 images of a 256-channel 3x3 convolution at 56x56: 118 GFLOP, dense.
+  GraphBuilder b("wide_conv");
+  Value* x = b.input("x", DType::F32, {32, 256, 56, 56});
+  Value* w = b.input("w", DType::F32, {256, 256, 3, 3});
+  Value* c = b.op("Conv", {x, w}, attrs({{"pads", std::vector<int64_t>{1, 1, 1, 1}}}), "c");
+  b.output(b.op("Relu", {c}, {}, "r"));
+  VtcSession wide(b.finish(), defaultGpuPreset());
+  CHECK(decideLayoutPolicy(wide.kernels(), wide.vtog(), LayoutPolicy::Auto) == LayoutPolicy::ChannelsLast);
+  CHECK(decideLayoutPolicy(wide.kernels(), wide.vtog(), LayoutPolicy::AsExported) == LayoutPolicy::AsExported);
 }
 
 TEST_CASE("a plan stores what convolutions read and write channels-last and computes the reference's bytes",
