@@ -45,6 +45,11 @@ public:
   const Graph& graph() const { return *graph_; }
   const std::vector<FusedKernel>& kernels() const { return kernels_; }
   const FusedKernel& kernelOf(const Node* node) const { return kernels_.at(kernelIndex_.at(node)); }
+  // The same, or null for a node no kernel holds.
+  const FusedKernel* findKernelOf(const Node* node) const {
+    auto it = kernelIndex_.find(node);
+    return it == kernelIndex_.end() ? nullptr : &kernels_[it->second];
+  }
 
   // Used by the fusion pass: kernels in topological order.
   void addKernel(FusedKernel kernel);

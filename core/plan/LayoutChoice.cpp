@@ -3,6 +3,7 @@
 #include "ops/OpDef.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 namespace tcx {
 
@@ -88,25 +89,57 @@ LayoutPolicy decideLayoutPolicy(const KernelGraph& kernels, const Vtog& vtog, La
   return policy;
 }
 
-std::unordered_map<const Value*, Layout> chooseLayouts(const KernelGraph& kernels, const PointsToGraph& strategy,
-                                                       LayoutPolicy policy) {
-  std::unordered_map<const Value*, Layout> layouts;
-  if (decideLayoutPolicy(kernels, strategy.vtog(), policy) != LayoutPolicy::ChannelsLast) return layouts;
-  const Layout channelsLast = Layout::channelsLast(4);
-  for (const FusedKernel& k : kernels.kernels()) {
-    if (!std::any_of(k.nodes.begin(), k.nodes.end(),
-                     [](const Node* n) { return n->op().fusionRole == FusionRole::Convolution; }))
-      continue;
-    auto require = [&](const Value* v) {
-      if (v->type().shape.size() != 4) return;
-      // What the kernel reads or writes as v is stored in these tensors.
-      for (const Value* p : strategy.storage(v))
-        if (layoutIsFree(p)) layouts.try_emplace(p, channelsLast);
-    };
-    for (const Value* v : k.inputs) require(v);
-    for (const Value* v : k.outputs) require(v);
+LayoutChoice::LayoutChoice(const KernelGraph& kernels, const PointsToGraph& strategy, LayoutPolicy policy)
+    : kernels_(kernels), strategy_(strategy),
+      channelsLast_(decideLayoutPolicy(kernels, strategy.vtog(), policy) == LayoutPolicy::ChannelsLast) {
+  if (!channelsLast_) return;
+  for (int e : strategy.selected()) {
+    const VtogEdge& edge = strategy.vtog().edge(e);
+    chosenInto_[edge.to].push_back(edge.from);
   }
-  return layouts;
+}
+
+Layout LayoutChoice::of(const Value* p) {
+  if (!channelsLast_ || !layoutIsFree(p) || !strategy_.edgesOf(p).empty()) return {};
+  auto known = decided_.find(p);
+  const bool stored = known != decided_.end() ? known->second : (decided_[p] = convolutionStoredIn(p));
+  return stored ? channelsLastLayout_ : Layout{};
+}
+
+// Whether a kernel with a convolution reads or writes 4-D tensor `v`.
+bool LayoutChoice::convolutionTensor(const Value* v) const {
+  if (v->type().shape.size() != 4) return false;
+  // Kernel `k` (if any) has a convolution and reads or writes v in `list` (its inputs or outputs).
+  const auto touches = [&](const FusedKernel* k, const std::vector<Value*>& list) {
+    return k && std::find(list.begin(), list.end(), v) != list.end() &&
+           std::any_of(k->nodes.begin(), k->nodes.end(),
+                       [](const Node* n) { return n->op().fusionRole == FusionRole::Convolution; });
+  };
+  if (const Node* producer = v->producer()) {
+    const FusedKernel* k = kernels_.findKernelOf(producer);
+    if (k && touches(k, k->outputs)) return true;
+  }
+  for (const Use& use : v->uses()) {
+    const FusedKernel* k = kernels_.findKernelOf(use.user);
+    if (k && touches(k, k->inputs)) return true;
+  }
+  return false;
+}
+
+// Whether a convolution's tensor is `p` or a virtual tensor stored in it:
+// the tensors a chosen path leads from to `p`, walked backwards.
+bool LayoutChoice::convolutionStoredIn(const Value* p) {
+  std::vector<const Value*> stack{p};
+  std::unordered_set<const Value*> seen{p};
+  while (!stack.empty()) {
+    const Value* v = stack.back();
+    stack.pop_back();
+    if (convolutionTensor(v)) return true;
+    if (auto in = chosenInto_.find(v); in != chosenInto_.end())
+      for (const Value* from : in->second)
+        if (seen.insert(from).second) stack.push_back(from);
+  }
+  return false;
 }
 
 } // namespace tcx

@@ -22,7 +22,7 @@ bool isIdentityPiece(const MappingPiece& p, const Shape& virtualShape, const Sha
 class Lowering {
 public:
   Lowering(const KernelGraph& kg, const PointsToGraph& ptg, const PlanOptions& options)
-      : kg_(kg), ptg_(ptg), vtog_(ptg.vtog()), options_(options), layouts_(chooseLayouts(kg, ptg, options.layouts)) {
+      : kg_(kg), ptg_(ptg), vtog_(ptg.vtog()), options_(options), layouts_(kg, ptg, options.layouts) {
     plan_.kernelGraph = &kg;
   }
 
@@ -41,7 +41,7 @@ public:
   std::vector<PlanKernel> runOne(const FusedKernel& k) {
     // With layouts chosen, every kernel's sharing: a tensor shared in place
     // keeps its stated layout (layoutOf), as in the whole plan.
-    if (layouts_.empty())
+    if (!layouts_.channelsLast())
       findInPlaceUpdates(k);
     else
       for (const FusedKernel& other : kg_.kernels()) findInPlaceUpdates(other);
@@ -116,18 +116,17 @@ private:
 
   // The layout `tensor` is stored in. A tensor that shares storage in place
   // with another keeps the stated one: the two must agree element for element.
-  Layout layoutOf(const Value* tensor) const {
-    auto chosen = layouts_.find(tensor);
-    if (chosen == layouts_.end() || inPlace_.count(tensor)) return {};
+  Layout layoutOf(const Value* tensor) {
+    if (!layouts_.channelsLast() || inPlace_.count(tensor)) return {};
     for (const auto& [out, in] : inPlace_)
       if (in == tensor) return {};
-    return chosen->second;
+    return layouts_.of(tensor);
   }
 
   // A resolution's mapping (sources: the physical tensors listed) with each
   // tensor's layout composed in, so that it indexes the buffers as stored:
   // source j becomes the stored tensor j.
-  MappingFunction asStored(const MappingFunction& mapping, const std::vector<const Value*>& physical) const {
+  MappingFunction asStored(const MappingFunction& mapping, const std::vector<const Value*>& physical) {
     if (std::ranges::all_of(physical, [&](const Value* p) { return layoutOf(p).isIdentity(); })) return mapping;
     std::vector<MappingFunction> stored;
     for (const Value* p : physical) stored.push_back(storageMapping(p->type().shape, layoutOf(p)));
@@ -232,7 +231,7 @@ private:
   ExecPlan plan_;
   std::unordered_map<const Value*, int> bufferOf_;
   std::unordered_map<const Value*, const Value*> inPlace_; // output -> input whose storage it shares
-  std::unordered_map<const Value*, Layout> layouts_;        // chosen by chooseLayouts, before in-place sharing
+  LayoutChoice layouts_;                                    // before in-place sharing
 };
 
 } // namespace

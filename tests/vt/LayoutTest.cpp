@@ -134,6 +134,39 @@ TEST_CASE("a plan stores what convolutions read and write channels-last and comp
   test::requireBitIdentical(s, plan, 11);
 }
 
+TEST_CASE("a tensor convolutions write through virtual tensors is stored channels-last", "[layout]") {
+  // Two convolutions' outputs concatenated, the concatenation read by a ReLU only. With the
+  // concatenation's edges chosen the convolutions write into its buffer, so that buffer is stored
+  // as they write it, though no convolution names it.
+  GraphBuilder b("concat_of_convs");
+  Value* x = b.input("x", DType::F32, {2, 3, 6, 6});
+  Value* a = b.op("Conv", {x, b.constant("wa", weights({4, 3, 1, 1}, 0.1f))}, {}, "a");
+  Value* c = b.op("Conv", {x, b.constant("wb", weights({5, 3, 3, 3}, 0.2f))},
+                  attrs({{"pads", std::vector<int64_t>{1, 1, 1, 1}}}), "c");
+  Value* cat = b.op("Concat", {a, c}, attrs({{"axis", int64_t{1}}}), "cat");
+  Value* r = b.op("Relu", {cat}, {}, "r");
+  b.output(b.op("GlobalAveragePool", {r}, {}, "pooled"));
+  VtcSession s(b.finish(), defaultGpuPreset(), PlanOptions{.layouts = LayoutPolicy::ChannelsLast});
+  s.select(EdgeConstraintSpecs{});
+  const ExecPlan& plan = s.optimizedPlan();
+  const int catBuffer = plan.bufferOf(s.graph().findValue("cat"));
+  REQUIRE(catBuffer >= 0);
+  // The convolutions write into it: their outputs are virtual tensors stored there.
+  for (const char* name : {"a", "c"}) {
+    INFO(name);
+    const Value* v = s.graph().findValue(name);
+    bool written = false;
+    for (const PlanKernel& k : plan.kernels)
+      for (const TensorAccess& out : k.outputs)
+        if (out.value == v) written = out.buffers == std::vector<int>{catBuffer};
+    REQUIRE(written);
+  }
+  CHECK(plan.buffers[catBuffer].layout == Layout::channelsLast(4));
+  // The ReLU's output, which no convolution reads or writes, stays as stated.
+  if (const int relu = plan.bufferOf(s.graph().findValue("r")); relu >= 0) CHECK(plan.buffers[relu].layout.isIdentity());
+  test::requireBitIdentical(s, plan, 13);
+}
+
 TEST_CASE("as exported, every tensor is stored as the model states it", "[layout]") {
   VtcSession s(residualBlock(), defaultGpuPreset());
   s.select(EdgeConstraintSpecs{});
