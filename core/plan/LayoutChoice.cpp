@@ -101,28 +101,24 @@ LayoutChoice::LayoutChoice(const KernelGraph& kernels, const PointsToGraph& stra
 
 Layout LayoutChoice::of(const Value* p) {
   if (!channelsLast_ || !layoutIsFree(p) || !strategy_.edgesOf(p).empty()) return {};
-  auto known = decided_.find(p);
-  const bool stored = known != decided_.end() ? known->second : (decided_[p] = convolutionStoredIn(p));
-  return stored ? channelsLastLayout_ : Layout{};
+  auto [known, first] = decided_.try_emplace(p, false);
+  if (first) known->second = convolutionStoredIn(p);
+  return known->second ? channelsLastLayout_ : Layout{};
 }
 
 // Whether a kernel with a convolution reads or writes 4-D tensor `v`.
 bool LayoutChoice::convolutionTensor(const Value* v) const {
   if (v->type().shape.size() != 4) return false;
-  // Kernel `k` (if any) has a convolution and reads or writes v in `list` (its inputs or outputs).
-  const auto touches = [&](const FusedKernel* k, const std::vector<Value*>& list) {
-    return k && std::find(list.begin(), list.end(), v) != list.end() &&
-           std::any_of(k->nodes.begin(), k->nodes.end(),
+  // Kernel `k` has a convolution and `list`, its inputs or its outputs, holds v.
+  const auto touches = [&](const FusedKernel& k, const std::vector<Value*>& list) {
+    return std::find(list.begin(), list.end(), v) != list.end() &&
+           std::any_of(k.nodes.begin(), k.nodes.end(),
                        [](const Node* n) { return n->op().fusionRole == FusionRole::Convolution; });
   };
-  if (const Node* producer = v->producer()) {
-    const FusedKernel* k = kernels_.findKernelOf(producer);
-    if (k && touches(k, k->outputs)) return true;
-  }
-  for (const Use& use : v->uses()) {
-    const FusedKernel* k = kernels_.findKernelOf(use.user);
-    if (k && touches(k, k->inputs)) return true;
-  }
+  if (const Node* producer = v->producer())
+    if (const FusedKernel* k = kernels_.findKernelOf(producer); k && touches(*k, k->outputs)) return true;
+  for (const Use& use : v->uses())
+    if (const FusedKernel* k = kernels_.findKernelOf(use.user); k && touches(*k, k->inputs)) return true;
   return false;
 }
 
