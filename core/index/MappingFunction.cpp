@@ -127,25 +127,6 @@ void addComposed(MappingFunction& f, const MappingPiece& p, const MappingFunctio
 
 } // namespace
 
-MappingFunction MappingFunction::composeSource(int j, const MappingFunction& inner, int* firstNewSource) const {
-  TCX_CHECK(inner.virtualShape() == sourceShapes_.at(j), ErrorKind::Internal,
-            "composing a mapping of shape {} onto a source of shape {}", shapeToString(inner.virtualShape()),
-            shapeToString(sourceShapes_.at(j)));
-  std::vector<Shape> shapes = sourceShapes_;
-  int base = static_cast<int>(shapes.size());
-  shapes.insert(shapes.end(), inner.sourceShapes().begin(), inner.sourceShapes().end());
-  if (firstNewSource) *firstNewSource = base;
-  MappingFunction f(virtualShape_, shapes);
-  VarExtents ext = extents();
-  for (const MappingPiece& p : pieces_) {
-    if (p.source == j)
-      addComposed(f, p, inner, base, ext);
-    else
-      f.addPiece(p);
-  }
-  return f;
-}
-
 MappingFunction MappingFunction::composeSources(const std::vector<MappingFunction>& inners) const {
   TCX_CHECK(inners.size() == sourceShapes_.size(), ErrorKind::Internal, "composing {} mappings onto {} sources",
             inners.size(), sourceShapes_.size());

@@ -64,17 +64,13 @@ public:
   // S.I + b(I) form).
   void addPiece(MappingPiece piece);
 
-  // Resolves source j through `inner` (a mapping of P_j's shape onto other
-  // sources): pieces over j are replaced by their compositions with inner's
-  // pieces, whose sources are appended after this mapping's (they get
-  // indices firstNewSource + k). Sources other than j keep their indices.
-  MappingFunction composeSource(int j, const MappingFunction& inner, int* firstNewSource = nullptr) const;
-  // Resolves every source at once: source j through inners[j]. The result's
-  // sources are inners[0]'s, then inners[1]'s, and so on. The same as
-  // composing one source at a time and dropping the resolved ones, in one
-  // pass over the pieces: one at a time re-adds every other source's pieces
-  // each time, quadratic in a concatenation's inputs (DenseNet-121's up to
-  // 24, lowered for each of the greedy's plan evaluations).
+  // Resolves every source through a mapping of its shape onto other
+  // sources: source j through inners[j], each piece over j replaced by its
+  // compositions with inners[j]'s pieces. The result's sources are
+  // inners[0]'s, then inners[1]'s, and so on. All in one pass over the
+  // pieces: resolving one source at a time re-added every other source's
+  // pieces each time, quadratic in a concatenation's inputs (DenseNet-121's
+  // up to 24, lowered for each of the greedy's plan evaluations).
   MappingFunction composeSources(const std::vector<MappingFunction>& inners) const;
   // Re-indexes sources: source s becomes newIndex[s] (sources may merge),
   // with newShapes the resulting source shapes. Where every piece then reads

@@ -34,7 +34,8 @@ public:
   // The layout physical tensor `p` is stored in, before in-place sharing
   // (which keeps a shared tensor as stated): channels-last where a
   // convolution reads or writes it, directly or through a virtual tensor
-  // (PointsToGraph::storage), and the plan is free to choose it.
+  // stored in it (one of resolve(v).physical), and the plan is free to
+  // choose it.
   Layout of(const Value* p);
 
 private:

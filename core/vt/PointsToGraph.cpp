@@ -99,15 +99,4 @@ const PointsToGraph::Resolution& PointsToGraph::resolve(const Value* v) const {
   return resolved_.emplace(v, std::move(r)).first->second;
 }
 
-std::vector<const Value*> PointsToGraph::storage(const Value* v) const {
-  const std::vector<int>& edges = edgesOf(v);
-  if (edges.empty()) return {v};
-  // The same tensors in the same order as resolve's: each target's, first occurrence kept.
-  std::vector<const Value*> out;
-  for (int e : edges)
-    for (const Value* p : storage(vtog_->edge(e).to))
-      if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
-  return out;
-}
-
 } // namespace tcx

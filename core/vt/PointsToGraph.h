@@ -36,11 +36,6 @@ public:
     std::vector<const Value*> physical; // one per mapping source
   };
   const Resolution& resolve(const Value* v) const;
-  // resolve(v).physical alone: the physical tensors that hold v, found by
-  // following the chosen edges without composing their mappings (deciding
-  // where tensors are stored needs no more, and composing is most of
-  // resolve's cost).
-  std::vector<const Value*> storage(const Value* v) const;
 
 private:
   const Vtog* vtog_;
