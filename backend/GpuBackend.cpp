@@ -105,12 +105,18 @@ PlanProfile PlanProfiler::profileOrRaise(const std::string& label, const ExecPla
   p.vendorCalls = onGpu.vendorCallsChosen();
   p.extraBytes += onGpu.scratchBytes();
   onGpu.setInputs(inputs); // choosing ran the plan
-  // One run with a launch at a time before timing, checked or not, so that a
-  // kernel that faults is named (GpuPlan::run).
-  if (reference) onGpu.poison();
-  std::vector<Tensor> outputs = onGpu.run();
-  if (reference) p.check = checkGpuOutputs(plan.kernelGraph->graph(), outputs, reference->outputs);
-  onGpu.setInputs(inputs); // a plan may update its inputs in place
+  // One run with a launch at a time before timing, so that a kernel that
+  // faults is named (GpuPlan::run); the check is of a run launched as the
+  // timed ones are.
+  onGpu.run();
+  onGpu.setLaunchOrder(settings.dependentLaunch ? gpu::LaunchOrder::Dependent : gpu::LaunchOrder::Serial);
+  p.dependentLaunch = settings.dependentLaunch && gpu::gpuInfo().ccMajor >= 9;
+  if (reference) {
+    onGpu.setInputs(inputs); // a plan may update its inputs in place
+    onGpu.poison();
+    p.check = checkGpuOutputs(plan.kernelGraph->graph(), onGpu.runEnqueued(), reference->outputs);
+  }
+  onGpu.setInputs(inputs);
   gpu::TimingResult t = onGpu.time({.repetitions = settings.repetitions, .asGraph = settings.asGraph, .wall = true});
   p.timingSource = t.source;
   p.totalUs = t.total.medianUs;

@@ -61,6 +61,10 @@ struct PlanProfile {
   // p10-p90 spread.
   double wallUs = 0, wallSpreadUs = 0;
   bool graph = false; // launched as one CUDA graph
+  // Each kernel after the first launched as the one before it ended
+  // (programmatic dependent launch, profiler/CudaModule.h): asked for
+  // (ProfileSettings::dependentLaunch) on a device that has it.
+  bool dependentLaunch = false;
   double dataMovementUs = 0, computeUs = 0;
   double compileMs = 0;
   // The module's parts (compiled in parallel) and how many of them came from
@@ -85,6 +89,11 @@ struct ProfileSettings {
   // Which plan kernels run a vendor library call instead of their generated
   // code (codegen/VendorCall.h): by default those where it measured faster.
   VendorPolicy vendor = VendorPolicy::Measure;
+  // Launch each kernel of the plan as the one before it ends (programmatic
+  // dependent launch, Hopper on): its launch overlaps that kernel's
+  // completion. Off, each starts after the one before it completes, to
+  // measure what that gains.
+  bool dependentLaunch = true;
   // Also write a Chrome/Perfetto trace of the last timed run here, titled so.
   std::string tracePath, traceTitle;
 };

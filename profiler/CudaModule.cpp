@@ -47,7 +47,7 @@ cudaKernel_t CudaModule::kernel(const std::string& name) {
 }
 
 void CudaModule::launch(cudaKernel_t kernel, dim3 grid, dim3 block, size_t sharedBytes, void** args,
-                        cudaStream_t stream) {
+                        cudaStream_t stream, LaunchOrder order) {
   auto it = kernels_.find(kernel);
   TCX_CHECK(it != kernels_.end(), ErrorKind::Internal, "launch of a kernel that this module did not look up");
   KernelEntry& entry = it->second;
@@ -64,10 +64,20 @@ void CudaModule::launch(cudaKernel_t kernel, dim3 grid, dim3 block, size_t share
   }
   LaunchObserver* observer = LaunchObserver::current();
   if (observer) observer->beforeLaunch(entry.name, stream);
+  cudaLaunchAttribute dependent{};
+  dependent.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  dependent.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = sharedBytes;
+  config.stream = stream;
+  config.attrs = &dependent;
+  config.numAttrs = order == LaunchOrder::Dependent && gpuInfo().ccMajor >= 9 ? 1 : 0;
   // The runtime documents cudaKernel_t as castable to the function pointer
   // that cudaLaunchKernel takes.
-  checkCuda(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), grid, block, args, sharedBytes, stream),
-            "cudaLaunchKernel(" + entry.name + ")");
+  checkCuda(cudaLaunchKernelExC(&config, reinterpret_cast<const void*>(kernel), args),
+            "cudaLaunchKernelExC(" + entry.name + ")");
   if (observer) observer->afterLaunch(entry.name, stream);
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // A cubin loaded into the process with cudaLibraryLoadData (the runtime's
 // context-independent loading, so no driver-API call is needed), its kernels
-// looked up by name and launched with cudaLaunchKernel.
+// looked up by name and launched with cudaLaunchKernelExC.
 
 #include <cuda_runtime_api.h>
 
@@ -9,6 +9,18 @@
 #include <string>
 
 namespace tcx::gpu {
+
+// How a launch orders against the kernel before it on its stream.
+enum class LaunchOrder {
+  // Starts once the previous kernel has completed: plain stream order.
+  Serial,
+  // Programmatic dependent launch (Hopper): launched once every block of the
+  // previous kernel has exited (or earlier, if that kernel lets it), before
+  // the previous kernel completes, so the kernel must await it before it
+  // reads anything that kernel writes, as every generated plan kernel does
+  // (kernels/include/tcx/grid_dependency.cuh). Serial on older devices.
+  Dependent,
+};
 
 class CudaModule {
 public:
@@ -31,7 +43,7 @@ public:
   // argument. Dynamic shared memory above the default 48 KiB is opted in to
   // first. Notifies the thread's LaunchObserver around the launch.
   void launch(cudaKernel_t kernel, dim3 grid, dim3 block, size_t sharedBytes, void** args,
-              cudaStream_t stream = nullptr);
+              cudaStream_t stream = nullptr, LaunchOrder order = LaunchOrder::Serial);
 
 private:
   struct KernelEntry {

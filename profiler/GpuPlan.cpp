@@ -147,25 +147,27 @@ void GpuPlan::poison() {
       checkCuda(cudaMemset(addresses_[b.id], 0xff, static_cast<size_t>(b.bytes)), "poisoning a buffer");
 }
 
-void GpuPlan::launch(size_t i, cudaStream_t stream) {
+void GpuPlan::launch(size_t i, cudaStream_t stream, LaunchOrder order) {
   // Every kernel takes its buffers' addresses by value (GeneratedPlan.h).
   void* args[] = {&arguments_[i * code_.bufferSlots]};
-  modules_->launch(i, args, stream);
+  modules_->launch(i, args, stream, order);
 }
 
-void GpuPlan::runStep(const Step& step, cudaStream_t stream) {
-  if (step.alternative < 0) return launch(step.launch, stream);
-  runAlternative(static_cast<size_t>(step.alternative), *vendorCalls_[step.alternative], stream);
+void GpuPlan::runStep(const Step& step, cudaStream_t stream, LaunchOrder order) {
+  if (step.alternative < 0) return launch(step.launch, stream, order);
+  runAlternative(static_cast<size_t>(step.alternative), *vendorCalls_[step.alternative], stream, order);
 }
 
-void GpuPlan::runAlternative(size_t a, PreparedVendorCall& call, cudaStream_t stream) {
+void GpuPlan::runAlternative(size_t a, PreparedVendorCall& call, cudaStream_t stream, LaunchOrder order) {
   if (code_.vendorAlternatives[a].prelude) {
     void* args[] = {&preludeArguments_[a * code_.bufferSlots]};
-    modules_->launchPrelude(a, args, stream);
+    modules_->launchPrelude(a, args, stream, order);
   }
+  // The library's kernels start after the kernel before them completes; the
+  // epilogue is launched as the last of them ends.
   call.enqueue(stream, {vendorWorkspace_.data(), vendorWorkspace_.size()});
   void* args[] = {&epilogueArguments_[a * code_.bufferSlots]};
-  modules_->launchEpilogue(a, args, stream);
+  modules_->launchEpilogue(a, args, stream, order);
 }
 
 // An alternative replaces its kernel's last launch (VendorAlternative).
@@ -190,7 +192,10 @@ void GpuPlan::rebuildSteps() {
 }
 
 void GpuPlan::enqueue(cudaStream_t stream) {
-  for (const Step& step : steps_) runStep(step, stream);
+  // The first kernel waits for whatever came before it on the stream (the
+  // timer's L2 flush, which is no plan kernel); each later one is launched
+  // as the one before it ends, and awaits it.
+  for (size_t i = 0; i < steps_.size(); ++i) runStep(steps_[i], stream, i == 0 ? LaunchOrder::Serial : order_);
 }
 
 std::vector<Tensor> GpuPlan::run() {
@@ -200,13 +205,33 @@ std::vector<Tensor> GpuPlan::run() {
   for (size_t i = 0; i < steps_.size(); ++i) {
     const GeneratedLaunch& l = code_.launches[steps_[i].launch];
     try {
-      runStep(steps_[i], nullptr);
+      runStep(steps_[i], nullptr, LaunchOrder::Serial);
       checkCuda(cudaDeviceSynchronize(), fmt::format("launch {} of {} ({})", i + 1, steps_.size(),
                                                      describeStep(steps_[i])));
     } catch (const Error& e) {
       throw e.withContext(describePlanKernel(plan_.kernels[l.planKernel]));
     }
   }
+  return downloadOutputs();
+}
+
+std::vector<Tensor> GpuPlan::runEnqueued() {
+  // The inputs' copies and the poison went to the default stream: a stream
+  // created without flags waits for them.
+  cudaStream_t stream = nullptr;
+  checkCuda(cudaStreamCreate(&stream), "cudaStreamCreate");
+  try {
+    enqueue(stream);
+    checkCuda(cudaStreamSynchronize(stream), "a run of the plan as timed");
+  } catch (...) {
+    cudaStreamDestroy(stream);
+    throw;
+  }
+  cudaStreamDestroy(stream);
+  return downloadOutputs();
+}
+
+std::vector<Tensor> GpuPlan::downloadOutputs() const {
   std::vector<Tensor> outputs;
   for (const Value* out : plan_.kernelGraph->graph().outputs()) {
     if (out->isConstant()) {
@@ -252,7 +277,7 @@ void GpuPlan::chooseVendorCalls(VendorPolicy policy) {
   for (size_t i = 0; i < code_.launches.size(); ++i) {
     const int a = lastLaunchOfKernel(i) ? alternativeOf[code_.launches[i].planKernel] : -1;
     if (a >= 0) chooseVendorCall(i, a, policy, cache, timer ? &*timer : nullptr);
-    launch(i, nullptr);
+    launch(i, nullptr, LaunchOrder::Serial);
     checkCuda(cudaDeviceSynchronize(), fmt::format("choosing vendor calls: {}", describeStep({i, -1})));
   }
   if (vendorCallsChosen() == 0) return releaseVendorResources();
@@ -282,8 +307,9 @@ bool GpuPlan::chooseVendorCall(size_t i, int a, VendorPolicy policy, VendorChoic
   }
   if (!choice && policy == VendorPolicy::Measure) {
     choice = measureVendorChoice(
-        *timer, [&](cudaStream_t stream) { launch(i, stream); },
-        [&](cudaStream_t stream) { runAlternative(static_cast<size_t>(a), *call, stream); }, *call);
+        *timer, [&](cudaStream_t stream) { launch(i, stream, LaunchOrder::Serial); },
+        [&](cudaStream_t stream) { runAlternative(static_cast<size_t>(a), *call, stream, LaunchOrder::Serial); },
+        *call);
     cache.store(key, *choice);
     choices_[a] = choice;
   }

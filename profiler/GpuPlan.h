@@ -57,12 +57,21 @@ public:
   // code's, and the vendor calls' staging and workspace if any was chosen.
   int64_t scratchBytes() const;
 
+  // How enqueue orders each launch after the first against the one before
+  // it: Dependent (the default: programmatic dependent launch on Hopper,
+  // CudaModule.h, launched as the one before it ends), or Serial, to measure
+  // what that gains. run() and choosing vendor calls launch serially either
+  // way.
+  void setLaunchOrder(LaunchOrder order) { order_ = order; }
   // Enqueues one run on `stream`.
   void enqueue(cudaStream_t stream);
   // Runs once, synchronising after every launch, and returns the graph
   // outputs in the graph's order. Raises Device naming the plan kernel, its
   // nodes and ops if a kernel faults.
   std::vector<Tensor> run();
+  // Runs once as enqueue() launches (as timed), on a stream of its own, and
+  // returns the outputs as run() does; a fault here is not named by kernel.
+  std::vector<Tensor> runEnqueued();
   // Times repeated runs: one entry per launch (GeneratedPlan::launches).
   TimingResult time(const TimerOptions& options);
 
@@ -87,12 +96,14 @@ private:
 
   // Each launch's argument, as its bindings (GeneratedLaunch::buffers) say.
   std::vector<void*> bindArguments(const std::vector<GeneratedLaunch>& launches) const;
-  void launch(size_t i, cudaStream_t stream);
-  void runStep(const Step& step, cudaStream_t stream);
+  void launch(size_t i, cudaStream_t stream, LaunchOrder order);
+  void runStep(const Step& step, cudaStream_t stream, LaunchOrder order);
   // Vendor alternative `a` with its prepared call: prelude, call, epilogue.
-  void runAlternative(size_t a, PreparedVendorCall& call, cudaStream_t stream);
+  void runAlternative(size_t a, PreparedVendorCall& call, cudaStream_t stream, LaunchOrder order);
   std::string describeStep(const Step& step) const;
   bool lastLaunchOfKernel(size_t launch) const;
+  // The graph outputs in the graph's order, copied from the device.
+  std::vector<Tensor> downloadOutputs() const;
   void rebuildSteps();
   // Decides alternative `a` of the kernel launch `i` makes (the inputs of
   // the launch are ready); returns whether the vendor call runs.
@@ -114,6 +125,7 @@ private:
   DeviceBuffer vendorStaging_, vendorInput_, vendorWorkspace_;
   std::vector<std::unique_ptr<PreparedVendorCall>> vendorCalls_; // per alternative; null: generated code runs
   std::vector<std::optional<VendorChoice>> choices_;              // per alternative, as vendorChoice says
+  LaunchOrder order_ = LaunchOrder::Dependent;
 };
 
 } // namespace tcx::gpu

@@ -200,8 +200,14 @@ TimingResult KernelTimer::timeWithCupti(const Repetition& repetition) {
     std::vector<double> durations;
     uint64_t first = run.front().startNs;
     uint64_t last = run.front().endNs;
+    uint64_t previousEnd = 0;
     for (const KernelRecord& record : run) {
-      durations.push_back(record.durationUs());
+      // A kernel launched dependently (CudaModule.h's LaunchOrder) may start
+      // before the one before it ends, and waits for it: its own part of the
+      // run starts when that one ends, so no time counts twice.
+      const uint64_t from = std::min(std::max(record.startNs, previousEnd), record.endNs);
+      durations.push_back(static_cast<double>(record.endNs - from) / 1000.0);
+      previousEnd = std::max(previousEnd, record.endNs);
       first = std::min(first, record.startNs);
       last = std::max(last, record.endNs);
     }

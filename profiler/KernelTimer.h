@@ -46,7 +46,9 @@ struct TimingResult {
   std::string device; // gpuInfo().describe(): the GPU, driver and clocks
   bool graph = false;
   int repetitions = 0;
-  // One entry per launch position of the sequence, in launch order.
+  // One entry per launch position of the sequence, in launch order. With
+  // CUPTI a kernel's time runs from the later of its start and the previous
+  // kernel's end: a dependent launch (CudaModule.h) may start early and wait.
   std::vector<LaunchTiming> launches;
   // Per repetition: the first kernel's start to the last kernel's end.
   TimingStats total;

@@ -88,21 +88,22 @@ PlanModules::Entry PlanModules::entry(const GeneratedLaunch& l, const std::vecto
   return {module, module->kernel(l.entry)};
 }
 
-void PlanModules::launchAt(const Entry& entry, const GeneratedLaunch& l, void** args, cudaStream_t stream) {
+void PlanModules::launchAt(const Entry& entry, const GeneratedLaunch& l, void** args, cudaStream_t stream,
+                           LaunchOrder order) {
   entry.module->launch(entry.kernel, dim3(l.grid[0], l.grid[1], l.grid[2]), dim3(l.block[0], l.block[1], l.block[2]),
-                       l.sharedBytes, args, stream);
+                       l.sharedBytes, args, stream, order);
 }
 
-void PlanModules::launch(size_t i, void** args, cudaStream_t stream) {
-  launchAt(launches_[i], code_.launches[i], args, stream);
+void PlanModules::launch(size_t i, void** args, cudaStream_t stream, LaunchOrder order) {
+  launchAt(launches_[i], code_.launches[i], args, stream, order);
 }
 
-void PlanModules::launchEpilogue(size_t a, void** args, cudaStream_t stream) {
-  launchAt(epilogues_[a], code_.vendorAlternatives[a].epilogue, args, stream);
+void PlanModules::launchEpilogue(size_t a, void** args, cudaStream_t stream, LaunchOrder order) {
+  launchAt(epilogues_[a], code_.vendorAlternatives[a].epilogue, args, stream, order);
 }
 
-void PlanModules::launchPrelude(size_t a, void** args, cudaStream_t stream) {
-  launchAt(preludes_[a], code_.vendorAlternatives[a].prelude.value(), args, stream);
+void PlanModules::launchPrelude(size_t a, void** args, cudaStream_t stream, LaunchOrder order) {
+  launchAt(preludes_[a], code_.vendorAlternatives[a].prelude.value(), args, stream, order);
 }
 
 } // namespace tcx::gpu

@@ -32,12 +32,12 @@ public:
   PlanModules(const GeneratedPlan& code, NvrtcCompiler& compiler, unsigned maxParts = 0);
 
   // Launches launch `i` of the plan with `args`.
-  void launch(size_t i, void** args, cudaStream_t stream);
+  void launch(size_t i, void** args, cudaStream_t stream, LaunchOrder order);
   // Launches the epilogue kernel of vendor alternative `a`
   // (GeneratedPlan::vendorAlternatives) with `args`.
-  void launchEpilogue(size_t a, void** args, cudaStream_t stream);
+  void launchEpilogue(size_t a, void** args, cudaStream_t stream, LaunchOrder order);
   // Launches the prelude of vendor alternative `a`, which has one.
-  void launchPrelude(size_t a, void** args, cudaStream_t stream);
+  void launchPrelude(size_t a, void** args, cudaStream_t stream, LaunchOrder order);
 
   const PlanCompile& compiled() const { return compiled_; }
 
@@ -54,7 +54,8 @@ private:
     cudaKernel_t kernel = nullptr;
   };
   Entry entry(const GeneratedLaunch& l, const std::vector<int>& partOf) const;
-  static void launchAt(const Entry& entry, const GeneratedLaunch& l, void** args, cudaStream_t stream);
+  static void launchAt(const Entry& entry, const GeneratedLaunch& l, void** args, cudaStream_t stream,
+                       LaunchOrder order);
 
   std::vector<Entry> launches_;  // per launch
   std::vector<Entry> epilogues_; // per vendor alternative

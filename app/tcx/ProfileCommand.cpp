@@ -34,6 +34,7 @@ struct ProfileOptions {
   std::string vendor = "measure";
   int repetitions = 50;
   bool check = false;
+  bool serialLaunches = false;
   PlanFlags plan;
   bool json = false;
   std::string trace;
@@ -45,7 +46,7 @@ struct ProfileOptions {
 backend::PlanProfile profilePlan(backend::PlanProfiler& profiler, const std::string& label, const ExecPlan& plan,
                         const PlanLatency& estimates, const std::map<std::string, Tensor>& inputs,
                         const ExecutionResult* reference, const ProfileOptions& opts) {
-  backend::ProfileSettings settings{.repetitions = opts.repetitions};
+  backend::ProfileSettings settings{.repetitions = opts.repetitions, .dependentLaunch = !opts.serialLaunches};
   settings.vendor = opts.vendor == "never"    ? VendorPolicy::Never
                     : opts.vendor == "always" ? VendorPolicy::Always
                                               : VendorPolicy::Measure;
@@ -92,6 +93,7 @@ nlohmann::json toJson(const backend::PlanProfile& p) {
                        {"choice", toJson(k.choice)}});
   return {{"strategy", p.label},          {"latency_us", p.totalUs},       {"data_movement_us", p.dataMovementUs},
           {"wall_us", p.wallUs},          {"wall_spread_us", p.wallSpreadUs}, {"cuda_graph", p.graph},
+          {"dependent_launch", p.dependentLaunch},
           {"compute_us", p.computeUs},    {"compile_ms", p.compileMs},     {"timing_source", p.timingSource},
           {"compile_parts", p.compileParts}, {"compile_parts_cached", p.compileCached},
           {"compile_slowest_part_ms", p.compileSlowestPartMs},
@@ -110,10 +112,11 @@ std::string compileSource(const backend::PlanProfile& p) {
 }
 
 void printText(const backend::PlanProfile& p) {
-  fmt::print("\n{} plan: {:.1f} us wall per run ({}; p10-p90 spread {:.1f} us), {:.1f} us from the first kernel's start "
-             "to the last's end ({} kernels; data movement {:.1f} us, compute {:.1f} us), compiled in {:.2f} s ({}), "
-             "extra memory {}, {}; {} of {} GEMMs and convolutions on cuBLAS/cuDNN (chosen in {:.2f} s)\n",
-             p.label, p.wallUs, p.graph ? "one CUDA graph launch" : "kernel by kernel", p.wallSpreadUs, p.totalUs,
+  fmt::print("\n{} plan: {:.1f} us wall per run ({}{}; p10-p90 spread {:.1f} us), {:.1f} us from the first kernel's "
+             "start to the last's end ({} kernels; data movement {:.1f} us, compute {:.1f} us), compiled in {:.2f} s "
+             "({}), extra memory {}, {}; {} of {} GEMMs and convolutions on cuBLAS/cuDNN (chosen in {:.2f} s)\n",
+             p.label, p.wallUs, p.graph ? "one CUDA graph launch" : "kernel by kernel",
+             p.dependentLaunch ? ", each kernel launched as the one before it ends" : "", p.wallSpreadUs, p.totalUs,
              p.kernels.size(), p.dataMovementUs, p.computeUs, p.compileMs / 1000, compileSource(p),
              formatBytes(p.extraBytes), describe(p.check), p.vendorCalls, p.vendorAlternatives,
              p.vendorChoiceMs / 1000);
@@ -187,6 +190,9 @@ void addProfileCommand(CLI::App& app, Action& action, std::string commandLine) {
       ->check(CLI::IsMember({"measure", "never", "always"}));
   cmd->add_option("--reps", opts->repetitions, "Timed repetitions (median reported)")->check(CLI::PositiveNumber);
   cmd->add_flag("--check", opts->check, "Check the GPU outputs against the CPU reference executor");
+  cmd->add_flag("--serial-launches", opts->serialLaunches,
+                "Launch each kernel only after the one before it completes (no programmatic dependent launch), "
+                "to measure what that gains");
   addPlanFlags(*cmd, opts->plan);
   cmd->add_option("--trace", opts->trace, "Also write a Chrome/Perfetto trace of one run to FILE.json");
   cmd->add_option("--report", opts->report, "Write the SQLite report with the measured latencies to FILE.db");

@@ -2,6 +2,7 @@
 
 #include "codegen/CudaCodegen.h"
 #include "codegen/EpilogueCode.h"
+#include "codegen/KernelText.h"
 #include "plan/StridedView.h"
 
 #include "ops/OpDef.h"
@@ -178,10 +179,12 @@ void emitSplitKAttention(ValueCode& values, const AttentionOperands& ops, const 
   const int workspace = module.sharedWorkspace(kSplitKCounterBytes + static_cast<int64_t>(plan.workspaceBytes));
   module.append(
       functorsAndParams(ops, plan.params, p, ModuleBuilder::bufferRef(workspace, kSplitKCounterBytes)) +
-      fmt::format("extern \"C\" __global__ void __launch_bounds__(tcx::kAttentionThreads) {p}attention(Buffers b) {{\n"
+      fmt::format("{openPartial}"
                   "  tcx::decode_attention_partial_body<{partialArgs}>({p}params(b), {p}Score{{b}});\n}}\n\n"
-                  "extern \"C\" __global__ void __launch_bounds__(tcx::kCombineThreads) {p}combine(Buffers b) {{\n"
+                  "{openCombine}"
                   "  tcx::decode_attention_combine_body<{combineArgs}>({p}params(b), {p}Out{{b}});\n}}\n\n",
+                  fmt::arg("openPartial", kernelOpening("tcx::kAttentionThreads", p + "attention")),
+                  fmt::arg("openCombine", kernelOpening("tcx::kCombineThreads", p + "combine")),
                   fmt::arg("p", p), fmt::arg("partialArgs", attentionTemplateArgs(ops.problem, plan, p + "Score")),
                   fmt::arg("combineArgs", combineTemplateArgs(ops.problem, p + "Out"))));
   module.addLibraryLaunch(values.planKernelIndex(), p + "attention", plan.partial.grid, plan.partial.block,
@@ -196,9 +199,12 @@ void emitF32Attention(ValueCode& values, const AttentionOperands& ops) {
   ModuleBuilder& module = values.module();
   const std::string p = values.prefix();
   module.append(functorsAndParams(ops, AttentionParams{}, p, "nullptr") +
-                fmt::format("extern \"C\" __global__ void __launch_bounds__(tcx::kF32AttentionThreads, "
-                            "tcx::f32AttentionMinBlocks({d})) {p}attention(Buffers b) {{\n"
+                fmt::format("{open}"
                             "  tcx::attention_f32_body<{d}, {kt}>({p}params(b), {p}Score{{b}}, {p}Out{{b}});\n}}\n\n",
+                            fmt::arg("open", kernelOpening(fmt::format("tcx::kF32AttentionThreads, "
+                                                                       "tcx::f32AttentionMinBlocks({})",
+                                                                       ops.problem.headDim),
+                                                           p + "attention")),
                             fmt::arg("p", p), fmt::arg("d", ops.problem.headDim),
                             fmt::arg("kt", ops.k.strides[2] == 1 ? "false" : "true")));
   module.addLibraryLaunch(values.planKernelIndex(), p + "attention", launch.grid, launch.block, launch.sharedBytes,

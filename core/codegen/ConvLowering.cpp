@@ -3,6 +3,7 @@
 #include "codegen/CudaCodegen.h"
 #include "codegen/CudaTypes.h"
 #include "codegen/EpilogueCode.h"
+#include "codegen/KernelText.h"
 #include "codegen/VendorLowering.h"
 #include "plan/StridedView.h"
 
@@ -139,11 +140,10 @@ bool emitConv(ValueCode& values, const ConvMatch& match, ElemType type, const Co
   const ConvParams& p = plan.params;
   const int workspace = plan.workspaceBytes ? module.sharedWorkspace(static_cast<int64_t>(plan.workspaceBytes)) : -1;
   module.append(fmt::format(
-      "extern \"C\" __global__ void __launch_bounds__(tcx::kConvThreads, {minBlocks}) {p}conv(Buffers b) {{\n"
-      "{params}  tcx::conv_implicit_gemm_body<{t}, {path}>(p, {p}Epilogue{{b}});\n}}\n\n",
+      "{open}{params}  tcx::conv_implicit_gemm_body<{t}, {path}>(p, {p}Epilogue{{b}});\n}}\n\n",
+      fmt::arg("open", kernelOpening(fmt::format("tcx::kConvThreads, {}", plan.minBlocks), prefix + "conv")),
       fmt::arg("p", prefix), fmt::arg("params", convParamsCode(match, p, type, workspace)),
-      fmt::arg("t", cudaTypeName(type)), fmt::arg("path", convPathCode(plan.path)),
-      fmt::arg("minBlocks", plan.minBlocks)));
+      fmt::arg("t", cudaTypeName(type)), fmt::arg("path", convPathCode(plan.path))));
   module.addLibraryLaunch(values.planKernelIndex(), prefix + "conv", plan.launch.grid, plan.launch.block,
                    plan.launch.sharedBytes,
                    fmt::format("conv {}x{} {}->{}{} on {}x{}x{} (implicit GEMM, {}{})", p.kh, p.kw, p.cin, p.cout,
@@ -165,8 +165,8 @@ bool emitDirectConv(ValueCode& values, const ConvMatch& match, ElemType type, co
   module.append(*epilogue);
   const ConvParams& p = plan.params;
   module.append(fmt::format(
-      "extern \"C\" __global__ void __launch_bounds__(tcx::kDepthwiseThreads) {p}conv(Buffers b) {{\n"
-      "{params}  tcx::conv_depthwise_{body}<{t}>(p, {p}Epilogue{{b}});\n}}\n\n",
+      "{open}{params}  tcx::conv_depthwise_{body}<{t}>(p, {p}Epilogue{{b}});\n}}\n\n",
+      fmt::arg("open", kernelOpening("tcx::kDepthwiseThreads", prefix + "conv")),
       fmt::arg("p", prefix), fmt::arg("params", convParamsCode(match, p, type, -1)), fmt::arg("t", cudaTypeName(type)),
       fmt::arg("body", plan.tiled ? "tiled_body" : "body")));
   module.addLibraryLaunch(values.planKernelIndex(), prefix + "conv", plan.launch.grid, plan.launch.block,

@@ -113,7 +113,7 @@ void ModuleBuilder::addBlockFoldKernel(int planKernel, const std::string& entry,
   const int64_t outputs = numElements(shape);
   // The folded index decomposes from `i` as well: a block scope of its own.
   code_ += fmt::format(
-      "extern \"C\" __global__ void __launch_bounds__({T}) {name}(Buffers b) {{\n"
+      "{open}"
       "  {types}"
       "  __shared__ _A _part[{T}];\n"
       "  for (tcx::i64 _o = blockIdx.x; _o < {N}LL; _o += gridDim.x) {{\n"
@@ -123,7 +123,8 @@ void ModuleBuilder::addBlockFoldKernel(int planKernel, const std::string& entry,
       "      const _T out = {finish};\n{store}    }}\n"
       "    __syncthreads();\n"
       "  }}\n}}\n\n",
-      fmt::arg("T", threads), fmt::arg("name", entry), fmt::arg("types", fold.types), fmt::arg("N", outputs),
+      fmt::arg("open", kernelOpening(fmt::to_string(threads), entry)),
+      fmt::arg("T", threads), fmt::arg("types", fold.types), fmt::arg("N", outputs),
       fmt::arg("decompose", decomposeIndex(shape, indexNames(shape.size()))), fmt::arg("F", fold.count),
       fmt::arg("fold", blockFoldCode(threads, fold.count, folded.decompose(), "_T", "_A",
                                      fold.init, fold.map, fold.fold, fold.value)),
@@ -140,7 +141,7 @@ void ModuleBuilder::addWarpFoldKernel(int planKernel, const std::string& entry, 
   const FoldedIndex folded(fold);
   const int64_t outputs = numElements(shape);
   code_ += fmt::format(
-      "extern \"C\" __global__ void __launch_bounds__({T}) {name}(Buffers b) {{\n"
+      "{open}"
       "  {types}"
       "  const int _lane = threadIdx.x % 32;\n"
       "  for (tcx::i64 _o = blockIdx.x * {W}LL + threadIdx.x / 32; _o < {N}LL; _o += gridDim.x * {W}LL) {{\n"
@@ -148,7 +149,8 @@ void ModuleBuilder::addWarpFoldKernel(int planKernel, const std::string& entry, 
       "{fold}"
       "    if (_lane == 0) {{\n      const long long _count = {F};\n      const _T out = {finish};\n{store}    }}\n"
       "  }}\n}}\n\n",
-      fmt::arg("T", kKernelThreads), fmt::arg("name", entry), fmt::arg("types", fold.types), fmt::arg("W", kPerBlock),
+      fmt::arg("open", kernelOpening(fmt::to_string(kKernelThreads), entry)),
+      fmt::arg("T", kKernelThreads), fmt::arg("types", fold.types), fmt::arg("W", kPerBlock),
       fmt::arg("N", outputs), fmt::arg("decompose", decomposeIndex(shape, indexNames(shape.size()))),
       fmt::arg("fold", warpFoldCode(fold.count, folded.decompose(), "_A", fold.init, fold.map, fold.fold, fold.value)),
       fmt::arg("F", fold.count), fmt::arg("finish", fold.finish), fmt::arg("store", store));
@@ -174,7 +176,7 @@ void ModuleBuilder::addRowKernel(int planKernel, const std::string& entry, const
         fmt::arg("finish", s.finish));
   }
   code_ += fmt::format(
-      "extern \"C\" __global__ void __launch_bounds__({T}) {name}(Buffers b) {{\n"
+      "{open}"
       "  {types}{shared}"
       "  for (tcx::i64 _r = blockIdx.x; _r < {R}LL; _r += gridDim.x) {{\n"
       "    const tcx::i64 i = _r;\n{decomposeOuter}"
@@ -185,7 +187,8 @@ void ModuleBuilder::addRowKernel(int planKernel, const std::string& entry, const
       "    }}\n"
       "    __syncthreads();\n"
       "  }}\n}}\n\n",
-      fmt::arg("T", threads), fmt::arg("name", entry), fmt::arg("types", form.types), fmt::arg("shared", shared),
+      fmt::arg("open", kernelOpening(fmt::to_string(threads), entry)),
+      fmt::arg("T", threads), fmt::arg("types", form.types), fmt::arg("shared", shared),
       fmt::arg("R", rows), fmt::arg("decomposeOuter", decomposeIndex(at.outerShape, at.outerNames)), fmt::arg("F", count),
       fmt::arg("statistics", statistics), fmt::arg("decomposeRow", decomposeRow), fmt::arg("outType", outType),
       fmt::arg("element", form.element), fmt::arg("store", store));
@@ -208,7 +211,7 @@ void ModuleBuilder::addWarpRowKernel(int planKernel, const std::string& entry, c
                               fmt::arg("fold", warpFoldCode(count, decomposeRow, s.type, s.init, s.map, s.fold, value)),
                               fmt::arg("finish", s.finish));
   code_ += fmt::format(
-      "extern \"C\" __global__ void __launch_bounds__({T}) {name}(Buffers b) {{\n"
+      "{open}"
       "  {types}"
       "  const int _lane = threadIdx.x % 32;\n"
       "  for (tcx::i64 _r = blockIdx.x * {W}LL + threadIdx.x / 32; _r < {R}LL; _r += gridDim.x * {W}LL) {{\n"
@@ -219,7 +222,8 @@ void ModuleBuilder::addWarpRowKernel(int planKernel, const std::string& entry, c
       "      {outType} out;\n      {{\n{element}      }}\n{store}"
       "    }}\n"
       "  }}\n}}\n\n",
-      fmt::arg("T", kKernelThreads), fmt::arg("name", entry), fmt::arg("types", form.types), fmt::arg("W", kRowsPerBlock),
+      fmt::arg("open", kernelOpening(fmt::to_string(kKernelThreads), entry)),
+      fmt::arg("T", kKernelThreads), fmt::arg("types", form.types), fmt::arg("W", kRowsPerBlock),
       fmt::arg("R", rows), fmt::arg("decomposeOuter", decomposeIndex(at.outerShape, at.outerNames)),
       fmt::arg("F", count), fmt::arg("statistics", statistics), fmt::arg("decomposeRow", decomposeRow),
       fmt::arg("outType", outType), fmt::arg("element", form.element), fmt::arg("store", store));
@@ -262,7 +266,7 @@ void ModuleBuilder::addInterleavedRowKernel(int planKernel, const std::string& e
   }
   // Lanes past the last row load the last row again, and store nothing.
   code_ += fmt::format(
-      "extern \"C\" __global__ void __launch_bounds__({T}) {name}(Buffers b) {{\n"
+      "{open}"
       "  {types}"
       "  extern __shared__ __align__(16) unsigned char _smem[];\n"
       "  {tileType}* const _tile = reinterpret_cast<{tileType}*>(_smem);\n"
@@ -289,7 +293,8 @@ void ModuleBuilder::addInterleavedRowKernel(int planKernel, const std::string& e
       "    }}\n"
       "    __syncthreads();\n"
       "  }}\n}}\n\n",
-      fmt::arg("T", kKernelThreads), fmt::arg("name", entry), fmt::arg("types", form.types),
+      fmt::arg("open", kernelOpening(fmt::to_string(kKernelThreads), entry)),
+      fmt::arg("T", kKernelThreads), fmt::arg("types", form.types),
       fmt::arg("tileType", tile.type), fmt::arg("shared", shared), fmt::arg("R", rows),
       fmt::arg("decomposeOuter", decomposeIndex(at.outerShape, at.outerNames)), fmt::arg("F", count),
       fmt::arg("P", kParts), fmt::arg("decomposeRow", decomposeRow), fmt::arg("load", tile.load),

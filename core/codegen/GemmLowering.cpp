@@ -294,14 +294,14 @@ void emitGemmKernel(ValueCode& values, const GemmMatch& match, ElemType type, co
     break;
   }
   module.append(fmt::format(
-      "extern \"C\" __global__ void __launch_bounds__({bounds}) {entry}(Buffers b) {{\n"
+      "{open}"
       "  tcx::GemmParams p;\n"
       "  p.a = {a};\n"
       "  p.b = {b};\n"
       "  p.batch = {batch};\n  p.m = {m};\n  p.n = {n};\n  p.k = int({k});\n"
       "  p.splitK = {splitK};\n  p.kPerSplit = int({kPerSplit});\n  p.kChunk = {kChunk};\n  p.workspace = {ws};\n"
       "  tcx::{body}<{args}>(p, {epilogue}{{b}}{prologue});\n}}\n\n",
-      fmt::arg("bounds", bounds), fmt::arg("entry", entry), fmt::arg("epilogue", epilogue), 
+      fmt::arg("open", kernelOpening(bounds, entry)), fmt::arg("epilogue", epilogue),
       fmt::arg("a", operandCode(match.a, p.a, type, number)), fmt::arg("b", operandCode(match.b, p.b, type, literal)),
       fmt::arg("batch", p.batch), fmt::arg("m", p.m), fmt::arg("n", p.n), fmt::arg("k", number(p.k)),
       fmt::arg("splitK", p.splitK), fmt::arg("kPerSplit", number(p.kPerSplit)), fmt::arg("kChunk", p.kChunk),
@@ -331,12 +331,12 @@ GeneratedLaunch emitPrologueStage(ValueCode& values, const GemmMatch& match, int
   const GemmParams p = planMatch(values, match, ElemType::F32).params;
   const std::string prefix = values.prefix();
   values.module().append(fmt::format(
-      "extern \"C\" __global__ void __launch_bounds__({threads}) {p}prelude(Buffers b) {{\n"
+      "{open}"
       "  tcx::GemmParams p{{}};\n"
       "  p.b = {b};\n"
       "  p.batch = {batch};\n  p.n = {n};\n  p.k = int({k});\n"
       "  tcx::stage_b_prologue_body(p, static_cast<float*>({out}), {p}Prologue{{b}});\n}}\n\n",
-      fmt::arg("threads", kKernelThreads), fmt::arg("p", prefix),
+      fmt::arg("open", kernelOpening(fmt::to_string(kKernelThreads), prefix + "prelude")), fmt::arg("p", prefix),
       fmt::arg("b", operandCode(match.b, p.b, ElemType::F32, literal)), fmt::arg("batch", p.batch),
       fmt::arg("n", p.n), fmt::arg("k", ModuleBuilder::launchValue(p.k)), fmt::arg("out", ModuleBuilder::bufferRef(out))));
   const int64_t count = int64_t{p.batch} * p.k * p.n;

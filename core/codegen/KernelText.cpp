@@ -5,6 +5,12 @@
 
 namespace tcx {
 
+std::string kernelOpening(std::string_view bounds, std::string_view name) {
+  return fmt::format("extern \"C\" __global__ void __launch_bounds__({}) {}(Buffers b) {{\n"
+                     "  tcx::awaitPredecessors();\n",
+                     bounds, name);
+}
+
 std::string decomposeIndex(const Shape& shape, const std::vector<std::string>& names) {
   const int64_t count = numElements(shape);
   // 32-bit division by constants is several times cheaper than 64-bit, and

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tcx {
@@ -30,6 +31,13 @@ inline constexpr unsigned kElementsPerThread = 4;
 inline unsigned elementsPerThread(int64_t count, int smCount, int threadsPerSm) {
   return count >= int64_t{kElementsPerThread} * smCount * threadsPerSm ? kElementsPerThread : 1;
 }
+
+// A generated kernel's opening: its signature, taking the plan's Buffers,
+// and the wait for the kernel before it on the stream that every plan
+// kernel begins with, since the profiler launches each one as the one before
+// it ends (kernels/include/tcx/grid_dependency.cuh). `bounds` is the
+// __launch_bounds__ argument list.
+std::string kernelOpening(std::string_view bounds, std::string_view name);
 
 // Statements that split the linear index `i` (a tcx::i64) into `names`, one
 // per dimension of `shape`, row-major.

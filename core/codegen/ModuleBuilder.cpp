@@ -85,10 +85,11 @@ void ModuleBuilder::addElementKernel(int planKernel, const std::string& entry, c
                                      const std::string& body, std::string what, const Layout& walk) {
   const int64_t count = numElements(shape);
   const std::string decompose = decomposeWalk(shape, walk);
-  code_ += fmt::format("extern \"C\" __global__ void __launch_bounds__({T}) {name}(Buffers b) {{\n"
+  code_ += fmt::format("{open}"
                        "  for (tcx::i64 i = blockIdx.x * {T}LL + threadIdx.x; i < {N}LL; i += gridDim.x * {T}LL) {{\n"
                        "{decompose}{body}  }}\n}}\n\n",
-                       fmt::arg("T", kKernelThreads), fmt::arg("name", entry), fmt::arg("N", count),
+                       fmt::arg("open", kernelOpening(fmt::to_string(kKernelThreads), entry)),
+                       fmt::arg("T", kKernelThreads), fmt::arg("N", count),
                        fmt::arg("decompose", decompose), fmt::arg("body", body));
   addLaunch1d(planKernel, entry, (count + kKernelThreads - 1) / kKernelThreads, kKernelThreads, std::move(what));
 }
@@ -100,7 +101,7 @@ GeneratedLaunch ModuleBuilder::valueKernel(int planKernel, const std::string& en
   const std::string decompose = decomposeWalk(shape, walk);
   const int64_t perBlock = int64_t{kKernelThreads} * perThread;
   code_ += fmt::format(
-      "extern \"C\" __global__ void __launch_bounds__({T}) {name}(Buffers b) {{\n"
+      "{open}"
       "  for (tcx::i64 base = blockIdx.x * {B}LL + threadIdx.x; base < {N}LL; base += gridDim.x * {B}LL) {{\n"
       "    {type} outs[{E}];\n"
       "#pragma unroll\n"
@@ -117,8 +118,9 @@ GeneratedLaunch ModuleBuilder::valueKernel(int planKernel, const std::string& en
       "{decompose}    const {type} out = outs[j];\n"
       "{store}    }}\n"
       "  }}\n}}\n\n",
+      fmt::arg("open", kernelOpening(fmt::to_string(kKernelThreads), entry)),
       fmt::arg("T", kKernelThreads), fmt::arg("B", perBlock), fmt::arg("E", perThread),
-      fmt::arg("name", entry), fmt::arg("N", count), fmt::arg("type", type), fmt::arg("decompose", decompose),
+      fmt::arg("N", count), fmt::arg("type", type), fmt::arg("decompose", decompose),
       fmt::arg("compute", compute), fmt::arg("store", store));
   return launch1d(planKernel, entry, (count + perBlock - 1) / perBlock, kKernelThreads, std::move(what));
 }

@@ -50,7 +50,7 @@ void offer(ValueCode& values, VendorCall call, int64_t batch, int64_t m, int64_t
   const unsigned perThread = values.elementsPerThread(elements);
   const int64_t perBlock = int64_t{kKernelThreads} * perThread;
   module.append(fmt::format(
-      "extern \"C\" __global__ void __launch_bounds__({T}) {entry}(Buffers b) {{\n"
+      "{open}"
       "  const {t}* staged = static_cast<const {t}*>({staging});\n"
       "  const {p}Epilogue epilogue{{b}};\n"
       "  for (tcx::i64 base = blockIdx.x * {B}LL + threadIdx.x; base < {count}LL; base += gridDim.x * {B}LL)\n"
@@ -61,7 +61,8 @@ void offer(ValueCode& values, VendorCall call, int64_t batch, int64_t m, int64_t
       "      return tcx::EpilogueAt{{int(row / {rows}), int({mi}), int({ni}), inside ? tcx::to_float(staged[i]) : 0.0f, "
       "inside}};\n"
       "    }});\n}}\n\n",
-      fmt::arg("entry", entry), fmt::arg("t", cudaTypeName(type)), fmt::arg("staging", ModuleBuilder::bufferRef(staging)),
+      fmt::arg("open", kernelOpening(fmt::to_string(kKernelThreads), entry)),
+      fmt::arg("t", cudaTypeName(type)), fmt::arg("staging", ModuleBuilder::bufferRef(staging)),
       fmt::arg("count", elements), fmt::arg("u", u), fmt::arg("inner", inner), fmt::arg("rows", rows),
       fmt::arg("mi", mIndex), fmt::arg("ni", nIndex), fmt::arg("p", prefix), fmt::arg("T", kKernelThreads),
       fmt::arg("B", perBlock), fmt::arg("E", perThread)));

@@ -87,12 +87,24 @@ TEST_CASE("every sample's plans generate CUDA", "[codegen]") {
       CHECK_FALSE(optimized.launches.empty());
       CHECK(optimized.launches.size() <= baseline.launches.size());
       CHECK(optimized.source.find("typedef int Index;") != std::string::npos);
+      // The profiler launches each kernel as the one before it ends: every one must await it.
+      REQUIRE(countOccurrences(optimized.source, "extern \"C\" __global__") > 0);
+      CHECK(entriesNotAwaiting(optimized.source).empty());
+      CHECK(entriesNotAwaiting(baseline.source).empty());
       if (const char* dir = std::getenv("TCX_DUMP_CUDA")) {
         std::ofstream(std::string(dir) + "/" + name + ".cu") << optimized.source;
         std::ofstream(std::string(dir) + "/" + name + "_base.cu") << baseline.source;
       }
     }
   }
+}
+
+TEST_CASE("a kernel that reads before awaiting the one before it is found", "[codegen]") {
+  const std::string awaits = "extern \"C\" __global__ void __launch_bounds__(tcx::tiledThreads(64)) k1(Buffers b) {\n"
+                             "  tcx::awaitPredecessors();\n  x();\n}\n";
+  CHECK(entriesNotAwaiting(awaits).empty());
+  CHECK(entriesNotAwaiting(awaits + "extern \"C\" __global__ void __launch_bounds__(256) k2(Buffers b) {\n"
+                                    "  x();\n  tcx::awaitPredecessors();\n}\n") == std::vector<std::string>{"k2"});
 }
 
 TEST_CASE("library kernels take the GEMMs, the attention and the convolutions", "[codegen]") {

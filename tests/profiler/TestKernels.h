@@ -34,4 +34,28 @@ extern "C" __global__ void sharedRoundTrip(int* out, int bytes) {
 }
 )";
 
+// A pair for programmatic dependent launch: slowIncrement lets a dependent
+// kernel launch at once (which no plan kernel does: tcx/grid_dependency.cuh),
+// spins for `ns` of the global timer, then adds one to *counter; copyAfter
+// awaits the kernel before it as every plan kernel does, then copies
+// *counter to *out.
+inline constexpr const char* kDependentKernels = R"(
+#include "tcx/grid_dependency.cuh"
+
+extern "C" __global__ void slowIncrement(int* counter, unsigned long long ns) {
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+  unsigned long long start, now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  while (now - start < ns);
+  *counter += 1;
+}
+
+extern "C" __global__ void copyAfter(const int* counter, int* out) {
+  tcx::awaitPredecessors();
+  *out = *counter;
+}
+)";
+
 } // namespace tcx::gpu::test

@@ -206,6 +206,58 @@ TEST_CASE("the L2 flush leaves no dirty lines for the timed run to write back", 
   CHECK(afterMemset > 1.05 * clean);
 }
 
+// A kernel launched dependently, let in early by the one before it, starts
+// while that one spins for 20 us, still reads what it wrote last
+// (awaitPredecessors), and is timed from that one's end on: its own part of
+// the run, not its wait.
+TEST_CASE("a dependent launch overlaps the kernel before it, reads its writes, and is timed after it",
+          "[profiler][gpu][timer]") {
+  REQUIRE(KernelActivity::instance().available());
+  if (gpuInfo().ccMajor < 9) {
+    WARN("programmatic dependent launch needs a 9.0 device; " << gpuInfo().name << " launches serially");
+    return;
+  }
+  CudaModule module(*NvrtcCompiler("").compile(test::kDependentKernels).cubin);
+  cudaKernel_t slow = module.kernel("slowIncrement"), copy = module.kernel("copyAfter");
+  DeviceBuffer counter(sizeof(int)), out(sizeof(int));
+  counter.memset(0);
+  out.memset(0xff);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess); // the timer's stream does not wait for the default one
+  auto run = [&](LaunchOrder order) {
+    return [&, order](cudaStream_t stream) {
+      void* c = counter.data();
+      void* o = out.data();
+      unsigned long long ns = 20000;
+      void* slowArgs[] = {&c, &ns};
+      void* copyArgs[] = {&c, &o};
+      module.launch(slow, dim3(1), dim3(32), 0, slowArgs, stream);
+      module.launch(copy, dim3(1), dim3(1), 0, copyArgs, stream, order);
+    };
+  };
+  auto read = [](const DeviceBuffer& b) {
+    int value = 0;
+    b.download(&value, sizeof value);
+    return value;
+  };
+  const TimingResult overlapped = KernelTimer({.repetitions = 10}).time(run(LaunchOrder::Dependent));
+  print(overlapped);
+  // 3 warm-up runs and 10 timed ones, each copying the count after its increment.
+  CHECK(read(counter) == 13);
+  CHECK(read(out) == 13);
+  REQUIRE(overlapped.lastRun.size() == 2);
+  const KernelRecord& first = overlapped.lastRun[0];
+  const KernelRecord& second = overlapped.lastRun[1];
+  CHECK(second.startNs < first.endNs - 10000);
+  CHECK(second.durationUs() > 10);
+  CHECK(overlapped.launches[1].stats.medianUs < 5);
+  CHECK(overlapped.launches[0].stats.medianUs > 19);
+
+  const TimingResult serial = KernelTimer({.repetitions = 10}).time(run(LaunchOrder::Serial));
+  CHECK(read(out) == 26);
+  CHECK(serial.lastRun.at(1).startNs >= serial.lastRun.at(0).endNs);
+  CHECK(serial.launches.at(1).stats.medianUs < 5);
+}
+
 TEST_CASE("one timed run becomes a Chrome trace", "[profiler][gpu][trace]") {
   ThreeLaunches launches;
   KernelTimer timer(TimerOptions{.warmup = 1, .repetitions = 2});

@@ -52,6 +52,13 @@ void requireMatchesReference(const VtcSession& session, const ExecPlan& plan, ui
   const GpuCheck check = checkGpuOutputs(session.graph(), got, ref.outputs);
   INFO(check.describe());
   CHECK(check.passed);
+  // Again as the profiler times it: each kernel launched as the one before it
+  // ends, kept in order only by each kernel's wait for the one before it.
+  onGpu.setInputs(inputs);
+  onGpu.poison();
+  const GpuCheck overlapped = checkGpuOutputs(session.graph(), onGpu.runEnqueued(), ref.outputs);
+  INFO("launched as timed: " << overlapped.describe());
+  CHECK(overlapped.passed);
 }
 
 void requirePlansMatchReference(Graph graph, uint64_t seed, VendorPolicy vendor, PlanOptions options) {

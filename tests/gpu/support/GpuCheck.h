@@ -14,7 +14,8 @@
 namespace tcx::test {
 
 // Runs `plan` (one of `session`'s) on the GPU and CHECKs every output
-// against the reference executor, with inputs drawn from `seed`. With
+// against the reference executor, with inputs drawn from `seed`: once a
+// launch at a time, once launched as timed (GpuPlan::runEnqueued). With
 // VendorPolicy::Always every GEMM and convolution that has a vendor
 // alternative runs it (and the check requires that each did).
 void requireMatchesReference(const VtcSession& session, const ExecPlan& plan, uint64_t seed,
