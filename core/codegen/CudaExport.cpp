@@ -150,10 +150,23 @@ int main(int argc, char** argv) {{
   for (const LaunchSpec& l : kLaunches)
     if (l.sharedBytes > 0) // the 48 KiB default limit counts the kernel's static shared memory too
       CHECK(cudaFuncSetAttribute((const void*)l.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, l.sharedBytes));
+  // As tcx profile launches them: every kernel after the first as the one before it ends (programmatic dependent
+  // launch, on a 9.0 device), each awaiting the one before it (tcx/grid_dependency.cuh).
+  int major = 0;
+  CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0));
+  cudaLaunchAttribute dependent = {{}};
+  dependent.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  dependent.val.programmaticStreamSerializationAllowed = 1;
   auto run = [&] {{
     for (size_t i = 0; i < arguments.size(); ++i) {{
       const LaunchSpec& l = kLaunches[i];
-      l.kernel<<<dim3(l.grid[0], l.grid[1], l.grid[2]), dim3(l.block[0], l.block[1], l.block[2]), l.sharedBytes>>>(arguments[i]);
+      cudaLaunchConfig_t config = {{}};
+      config.gridDim = dim3(l.grid[0], l.grid[1], l.grid[2]);
+      config.blockDim = dim3(l.block[0], l.block[1], l.block[2]);
+      config.dynamicSmemBytes = l.sharedBytes;
+      config.attrs = &dependent;
+      config.numAttrs = i > 0 && major >= 9 ? 1 : 0;
+      CHECK(cudaLaunchKernelEx(&config, l.kernel, arguments[i]));
     }}
   }};
   run();
