@@ -60,6 +60,10 @@ public:
   friend IndexExpr operator-(const IndexExpr& a, const IndexExpr& b);
   friend IndexExpr operator*(const IndexExpr& a, int64_t k);
   friend IndexExpr operator*(int64_t k, const IndexExpr& a) { return a * k; }
+  // *this = *this + a * k, the same expression those operators give,
+  // without their temporaries: sums of many terms (a piece's offset, a
+  // substitution) are built this way.
+  void addScaled(const IndexExpr& a, int64_t k);
   static IndexExpr floorDiv(const IndexExpr& a, int64_t k, const VarExtents& extents);
   static IndexExpr mod(const IndexExpr& a, int64_t k, const VarExtents& extents);
 

@@ -44,7 +44,7 @@ MappingFunction MappingFunction::affine(const Shape& virtualShape, const Shape& 
   MappingPiece p;
   for (size_t k = 0; k < sourceShape.size(); ++k) {
     IndexExpr y = offsets[k];
-    for (size_t d = 0; d < virtualShape.size(); ++d) y = y + IndexExpr::var(static_cast<int>(d)) * strides[k][d];
+    for (size_t d = 0; d < virtualShape.size(); ++d) y.addScaled(IndexExpr::var(static_cast<int>(d)), strides[k][d]);
     p.index.push_back(y);
   }
   f.addPiece(std::move(p));
@@ -103,7 +103,7 @@ void MappingFunction::addPiece(MappingPiece piece) {
               piece.index.size(), src.size());
     std::vector<int64_t> strides = contiguousStrides(src);
     piece.offset = 0;
-    for (size_t k = 0; k < src.size(); ++k) piece.offset = piece.offset + piece.index[k] * strides[k];
+    for (size_t k = 0; k < src.size(); ++k) piece.offset.addScaled(piece.index[k], strides[k]);
   }
   pieces_.push_back(std::move(piece));
 }

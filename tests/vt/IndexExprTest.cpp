@@ -45,6 +45,38 @@ TEST_CASE("index expressions evaluate like the arithmetic they stand for", "[ind
   }
 }
 
+// addScaled is how sums of many terms are built (a piece's offset, a substitution): it must give the very
+// expression + and * give, terms and all, not only the same values, since generated code prints it.
+TEST_CASE("addScaled gives the expression that + and * give", "[indexexpr]") {
+  VarExtents ext{3, 5, 7, 4};
+  std::mt19937 rng(7);
+  auto randomExpr = [&] {
+    IndexExpr e = int64_t(rng() % 5);
+    for (int d = 0; d < 4; ++d)
+      if (rng() % 2) e = e + x(d) * (int64_t(rng() % 7) - 3);
+    if (rng() % 2) e = e + IndexExpr::floorDiv(x(1) * 7 + x(2), int64_t(rng() % 4 + 2), ext) * int64_t(rng() % 3 + 1);
+    if (rng() % 2) e = e + IndexExpr::mod(x(1) * 7 + x(2), int64_t(rng() % 4 + 2), ext);
+    return e;
+  };
+  for (int trial = 0; trial < 500; ++trial) {
+    const IndexExpr a = randomExpr(), b = randomExpr();
+    const int64_t k = int64_t(rng() % 9) - 4;
+    IndexExpr sum = a;
+    sum.addScaled(b, k);
+    INFO(a.toString() << " + (" << b.toString() << ") * " << k << " gave " << sum.toString());
+    REQUIRE(sum == a + b * k);
+    REQUIRE(sum.terms().size() == (a + b * k).terms().size());
+    IndexExpr twice = a;
+    twice.addScaled(twice, k);
+    REQUIRE(twice == a + a * k);
+  }
+  // The pair a reshape leaves behind recombines, as + does it: 4 * floor(e / 4) + e mod 4 = e.
+  const IndexExpr e = x(1) * 7 + x(2);
+  IndexExpr split = IndexExpr::floorDiv(e, 4, ext) * 4;
+  split.addScaled(IndexExpr::mod(e, 4, ext), 1);
+  CHECK(split == e);
+}
+
 TEST_CASE("index expressions print as C with parenthesised atoms", "[indexexpr]") {
   VarExtents ext{32};
   IndexExpr e = IndexExpr::floorDiv(x(0), 4, ext) * 128 + 5;
