@@ -380,6 +380,22 @@ std::optional<ElemType> sharedElemType(const Node& node) {
   return elemType(result->type().dtype);
 }
 
+// The GEMM a kernel of `type` runs on the library GEMMs, if it is one.
+std::optional<GemmMatch> libraryGemmMatch(ValueCode& values, ElemType type) {
+  std::optional<GemmMatch> gemm = matchMatMul(values);
+  if (!gemm) gemm = matchGemm(values);
+  // Float convolutions run in tf32, as cuDNN's do by default: pointwise ones
+  // as GEMMs on gemm_wgmma_f32 (matchTf32PointwiseConv), the others on
+  // conv_implicit_gemm's tf32 tensor cores. gemm_tiled keeps fp32's accuracy
+  // for float (3xTF32), which MatMuls keep (PyTorch's default too); a tf32
+  // gemm_tiled measured slower than the staged implicit GEMM on pointwise
+  // convolutions (docs/benchmarks.md).
+  if (!gemm) gemm = type == ElemType::F32 ? matchTf32PointwiseConv(values) : matchPointwiseConv(values);
+  // Only the tf32 GEMM applies a prologue; the convolution kernels read it staged.
+  if (gemm && gemm->bPrologue && !gemm->problem.tf32) return std::nullopt;
+  return gemm;
+}
+
 } // namespace
 
 bool emitStagedMatMul(ValueCode& values, const Node& mm, const std::string& entry, int scratch,
@@ -403,17 +419,7 @@ bool emitStagedMatMul(ValueCode& values, const Node& mm, const std::string& entr
 bool emitLibraryGemm(ValueCode& values, const CodegenTarget& target) {
   std::optional<ElemType> type = sharedElemType(*values.kernel().fused->anchor);
   if (!type) return false;
-  std::optional<GemmMatch> gemm = matchMatMul(values);
-  if (!gemm) gemm = matchGemm(values);
-  // Float convolutions run in tf32, as cuDNN's do by default: pointwise ones
-  // as GEMMs on gemm_wgmma_f32 (matchTf32PointwiseConv), the others on
-  // conv_implicit_gemm's tf32 tensor cores. gemm_tiled keeps fp32's accuracy
-  // for float (3xTF32), which MatMuls keep (PyTorch's default too); a tf32
-  // gemm_tiled measured slower than the staged implicit GEMM on pointwise
-  // convolutions (docs/benchmarks.md).
-  if (!gemm) gemm = *type == ElemType::F32 ? matchTf32PointwiseConv(values) : matchPointwiseConv(values);
-  // Only the tf32 GEMM applies a prologue; the convolution kernels read it staged.
-  if (gemm && gemm->bPrologue && !gemm->problem.tf32) gemm.reset();
+  const std::optional<GemmMatch> gemm = libraryGemmMatch(values, *type);
   if (!gemm) return emitLibraryConv(values, *type, target);
   const GemmProblem& p = gemm->problem;
   const std::string after = gemm->bPrologue ? " after " + prologueSummary(*gemm->bPrologue) : "";
