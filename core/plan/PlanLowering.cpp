@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <numeric>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace tcx {
 
@@ -39,12 +40,15 @@ public:
   // Only `k`'s plan kernel (if any is left) and none of the buffer plan: all
   // that estimating k's latency needs.
   std::vector<PlanKernel> runOne(const FusedKernel& k) {
-    // With layouts chosen, every kernel's sharing: a tensor shared in place
-    // keeps its stated layout (layoutOf), as in the whole plan.
-    if (!layouts_.channelsLast())
-      findInPlaceUpdates(k);
-    else
-      for (const FusedKernel& other : kg_.kernels()) findInPlaceUpdates(other);
+    findInPlaceUpdates(k);
+    // With layouts chosen, a tensor shared in place keeps its stated layout
+    // (layoutOf), as in the whole plan: the sharing of every tensor the
+    // lowering asks about is found as it asks (findInPlaceUpdatesAround), not
+    // by scanning every kernel at each of the greedy's lowerings.
+    if (layouts_.channelsLast()) {
+      scanned_.insert(&k);
+      inPlaceOnDemand_ = true;
+    }
     lower(k);
     return std::move(plan_.kernels);
   }
@@ -73,6 +77,19 @@ private:
     }
   }
 
+  // The in-place sharing that can involve `tensor`: its producer's kernel may
+  // share it with one of its inputs, a consumer's kernel one of its outputs
+  // with it. No other kernel's sharing can, so this answers for `tensor` as
+  // a scan of every kernel would.
+  void findInPlaceUpdatesAround(const Value* tensor) {
+    auto scan = [&](const Node* node) {
+      const FusedKernel* k = node ? kg_.findKernelOf(node) : nullptr;
+      if (k && scanned_.insert(k).second) findInPlaceUpdates(*k);
+    };
+    scan(tensor->producer());
+    for (const Use& use : tensor->uses()) scan(use.user);
+  }
+
   // `out` shares `in`'s storage when both are physical, `in` is read by
   // nothing else and is no graph output, and it is not a graph input unless
   // the caller donates inputs.
@@ -92,6 +109,7 @@ private:
 
   int bufferFor(const Value* tensor) {
     if (auto known = bufferOf_.find(tensor); known != bufferOf_.end()) return known->second;
+    if (inPlaceOnDemand_) findInPlaceUpdatesAround(tensor);
     if (auto it = inPlace_.find(tensor); it != inPlace_.end()) {
       int b = bufferFor(it->second);
       if (tensor->isGraphOutput()) plan_.buffers[b].name += " (in place: " + tensor->name() + ")";
@@ -117,7 +135,9 @@ private:
   // The layout `tensor` is stored in. A tensor that shares storage in place
   // with another keeps the stated one: the two must agree element for element.
   Layout layoutOf(const Value* tensor) {
-    if (!layouts_.channelsLast() || inPlace_.count(tensor)) return {};
+    if (!layouts_.channelsLast()) return {};
+    if (inPlaceOnDemand_) findInPlaceUpdatesAround(tensor);
+    if (inPlace_.count(tensor)) return {};
     for (const auto& [out, in] : inPlace_)
       if (in == tensor) return {};
     return layouts_.of(tensor);
@@ -231,6 +251,10 @@ private:
   ExecPlan plan_;
   std::unordered_map<const Value*, int> bufferOf_;
   std::unordered_map<const Value*, const Value*> inPlace_; // output -> input whose storage it shares
+  // runOne with layouts chosen: in-place sharing is found tensor by tensor,
+  // from the kernels scanned so far.
+  bool inPlaceOnDemand_ = false;
+  std::unordered_set<const FusedKernel*> scanned_;
   LayoutChoice layouts_;                                    // before in-place sharing
 };
 

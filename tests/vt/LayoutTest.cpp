@@ -6,6 +6,7 @@
 #include "pipeline/VtcSession.h"
 #include "plan/Layout.h"
 #include "plan/LayoutChoice.h"
+#include "plan/PlanLowering.h"
 #include "target/GpuPreset.h"
 
 #include "support/PlanCheck.h"
@@ -165,6 +166,45 @@ TEST_CASE("a tensor convolutions write through virtual tensors is stored channel
   // The ReLU's output, which no convolution reads or writes, stays as stated.
   if (const int relu = plan.bufferOf(s.graph().findValue("r")); relu >= 0) CHECK(plan.buffers[relu].layout.isIdentity());
   test::requireBitIdentical(s, plan, 13);
+}
+
+TEST_CASE("lowering one kernel gives what the whole plan gives, where a convolution's output is updated in place",
+          "[layout]") {
+  // A scatter updates a convolution's output in place, and another convolution reads the result: both tensors
+  // share one buffer, stored as stated. The greedy's oracle lowers each kernel alone (lowerKernel): the first
+  // convolution must learn of the scatter's sharing, a kernel it is not, to write its output as the plan does.
+  GraphBuilder b("conv_scatter_conv");
+  Value* x = b.input("x", DType::F32, {1, 4, 6, 6});
+  Value* y = b.op("Conv", {x, b.constant("w1", weights({8, 4, 1, 1}, 0.1f))}, {}, "y");
+  Value* ids = b.input("ids", DType::I64, {1, 8, 2, 6});
+  Value* z = b.op("ScatterElements", {y, ids, b.input("updates", DType::F32, {1, 8, 2, 6})},
+                  attrs({{"axis", int64_t{2}}}), "z");
+  b.output(b.op("Conv", {z, b.constant("w2", weights({3, 8, 1, 1}, 0.2f))}, {}, "out"));
+  const PlanOptions options{.layouts = LayoutPolicy::ChannelsLast};
+  VtcSession s(b.finish(), defaultGpuPreset(), options);
+  s.select(EdgeConstraintSpecs{});
+  const ExecPlan& plan = s.optimizedPlan();
+  const int shared = plan.bufferOf(s.graph().findValue("y"));
+  REQUIRE(shared >= 0);
+  REQUIRE(plan.bufferOf(s.graph().findValue("z")) == shared);
+  CHECK(plan.buffers[shared].layout.isIdentity());
+  for (const FusedKernel& k : s.kernels().kernels()) {
+    INFO(k.anchor->name());
+    std::vector<const PlanKernel*> whole;
+    for (const PlanKernel& pk : plan.kernels)
+      if (pk.fused == &k) whole.push_back(&pk);
+    const std::vector<PlanKernel> alone = lowerKernel(s.kernels(), k, s.strategy(), options);
+    REQUIRE(alone.size() == whole.size());
+    for (size_t i = 0; i < alone.size(); ++i) {
+      REQUIRE(alone[i].inputs.size() == whole[i]->inputs.size());
+      REQUIRE(alone[i].outputs.size() == whole[i]->outputs.size());
+      for (size_t j = 0; j < alone[i].inputs.size(); ++j)
+        CHECK(alone[i].inputs[j].mapping == whole[i]->inputs[j].mapping);
+      for (size_t j = 0; j < alone[i].outputs.size(); ++j)
+        CHECK(alone[i].outputs[j].mapping == whole[i]->outputs[j].mapping);
+    }
+  }
+  test::requireBitIdentical(s, plan, 17);
 }
 
 TEST_CASE("as exported, every tensor is stored as the model states it", "[layout]") {
