@@ -110,7 +110,7 @@ PlanProfile PlanProfiler::profileOrRaise(const std::string& label, const ExecPla
   // timed ones are.
   onGpu.run();
   onGpu.setLaunchOrder(settings.dependentLaunch ? gpu::LaunchOrder::Dependent : gpu::LaunchOrder::Serial);
-  p.dependentLaunch = settings.dependentLaunch && gpu::gpuInfo().ccMajor >= 9;
+  p.dependentLaunch = settings.dependentLaunch && gpu::gpuInfo().dependentLaunch();
   if (reference) {
     onGpu.setInputs(inputs); // a plan may update its inputs in place
     onGpu.poison();

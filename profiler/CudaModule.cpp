@@ -73,7 +73,7 @@ void CudaModule::launch(cudaKernel_t kernel, dim3 grid, dim3 block, size_t share
   config.dynamicSmemBytes = sharedBytes;
   config.stream = stream;
   config.attrs = &dependent;
-  config.numAttrs = order == LaunchOrder::Dependent && gpuInfo().ccMajor >= 9 ? 1 : 0;
+  config.numAttrs = order == LaunchOrder::Dependent && gpuInfo().dependentLaunch() ? 1 : 0;
   // The runtime documents cudaKernel_t as castable to the function pointer
   // that cudaLaunchKernel takes.
   checkCuda(cudaLaunchKernelExC(&config, reinterpret_cast<const void*>(kernel), args),

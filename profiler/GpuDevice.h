@@ -32,6 +32,9 @@ struct GpuInfo {
   // cubin runs on 9.0 devices only, as every cubin here is built for the
   // device it runs on), else "sm_XY".
   std::string arch() const;
+  // Whether launches can be programmatic dependent ones (Hopper on:
+  // CudaModule.h's LaunchOrder::Dependent); older devices launch serially.
+  bool dependentLaunch() const { return ccMajor >= 9; }
   // What codegen plans for on this device; without one, codegen's default
   // (an H100 or H200).
   CodegenTarget codegenTarget() const;
